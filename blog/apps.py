@@ -1,0 +1,11 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class BlogConfig(AppConfig):
+    name = "blog"
+    verbose_name = _("Blog")
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self):
+        from . import signals  # noqa: F401  (connects the search index and cache hooks)

@@ -1,0 +1,224 @@
+"""The note: what the author writes, and what is derived from it on save."""
+
+from django.core.exceptions import ValidationError
+from django.db import models, transaction
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from markdownx.models import MarkdownxField
+from taggit.managers import TaggableManager
+
+from ..rendering import make_excerpt, render_markdown
+from ..slugs import ascii_slug, unique_slug
+from .taxonomy import BilingualTaggableManager, TaggedNote
+
+
+class Language(models.TextChoices):
+    CHINESE = "zh-hans", _("Chinese")
+    ENGLISH = "en", _("English")
+
+
+class Status(models.TextChoices):
+    DRAFT = "draft", _("Draft")
+    PUBLISHED = "published", _("Published")
+
+
+class NoteQuerySet(models.QuerySet):
+    def published(self):
+        """The one published rule: published status and a publication time not in the future.
+
+        Every list, feed, sitemap, search, count and previous/next link goes through here,
+        so a scheduled note appears everywhere the moment its time comes.
+        """
+        return self.filter(status=Status.PUBLISHED, published_at__lte=timezone.now())
+
+    def for_listing(self):
+        """What a list of notes shows: the series in the same query, tags in one more."""
+        return self.select_related("series").prefetch_related("tags")
+
+
+class Note(models.Model):
+    title = models.CharField(_("title"), max_length=200)
+    slug = models.SlugField(
+        _("slug"),
+        max_length=100,
+        unique=True,
+        blank=True,
+        help_text=_(
+            "ASCII, used in the note's URL; keep it stable once published. Left empty, it is "
+            "derived from the title (pinyin for Chinese)."
+        ),
+    )
+    language = models.CharField(
+        _("language"), max_length=8, choices=Language.choices, default=Language.CHINESE
+    )
+    body = MarkdownxField(_("body"), blank=True, help_text=_("Markdown."))
+    summary = models.TextField(
+        _("summary"),
+        blank=True,
+        help_text=_("Optional. Shown in lists and feeds; derived from the body when empty."),
+    )
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.DRAFT
+    )
+    published_at = models.DateTimeField(
+        _("published at"),
+        null=True,
+        blank=True,
+        db_index=True,
+        help_text=_(
+            "A published note appears from this moment; a future time schedules it. "
+            "Left empty, publishing sets it to now."
+        ),
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    series = models.ForeignKey(
+        "blog.Series",
+        verbose_name=_("series"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="notes",
+    )
+    series_position = models.PositiveSmallIntegerField(
+        _("position in series"),
+        null=True,
+        blank=True,
+        help_text=_("1 for the first part. Unique within the series."),
+    )
+    tags = TaggableManager(
+        verbose_name=_("tags"),
+        through=TaggedNote,
+        manager=BilingualTaggableManager,
+        blank=True,
+        help_text=_("Comma-separated; Chinese or English names of existing tags both work."),
+    )
+    translation = models.OneToOneField(
+        "self",
+        verbose_name=_("translation"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="translated_from",
+        help_text=_("The same note in the other language; the link is kept on both notes."),
+    )
+
+    source_title = models.CharField(_("original title"), max_length=300, blank=True)
+    source_author = models.CharField(_("original author"), max_length=200, blank=True)
+    source_url = models.URLField(_("original URL"), max_length=500, blank=True)
+    source_date = models.DateField(_("original date"), null=True, blank=True)
+
+    cover = models.ImageField(_("cover image"), upload_to="covers/%Y/", blank=True)
+    cover_alt = models.CharField(_("cover description"), max_length=300, blank=True)
+
+    # Derived on save by blog.rendering; never edited, never rendered per request.
+    body_html = models.TextField(editable=False, default="")
+    toc_html = models.TextField(editable=False, default="")
+    excerpt = models.TextField(editable=False, default="")
+    plain_text = models.TextField(editable=False, default="")
+    word_count = models.PositiveIntegerField(_("words"), editable=False, default=0)
+    reading_minutes = models.PositiveSmallIntegerField(
+        _("reading time"), editable=False, default=1
+    )
+
+    objects = NoteQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("note")
+        verbose_name_plural = _("notes")
+        ordering = ["-published_at", "-id"]
+        get_latest_by = "published_at"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["series", "series_position"],
+                condition=models.Q(series__isnull=False, series_position__isnull=False),
+                name="blog_note_unique_series_position",
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(status="published") | models.Q(published_at__isnull=False),
+                name="blog_note_published_has_date",
+            ),
+        ]
+        indexes = [models.Index(fields=["status", "published_at"], name="blog_note_pub_idx")]
+
+    def __str__(self):
+        return self.title
+
+    def get_absolute_url(self):
+        return reverse("blog:note-detail", kwargs={"slug": self.slug})
+
+    def is_published(self):
+        return (
+            self.status == Status.PUBLISHED
+            and self.published_at is not None
+            and self.published_at <= timezone.now()
+        )
+
+    is_published.boolean = True
+    is_published.short_description = _("live")
+
+    @property
+    def is_scheduled(self):
+        return self.status == Status.PUBLISHED and not self.is_published()
+
+    @property
+    def is_translated_article(self):
+        return bool(self.source_author or self.source_url)
+
+    @property
+    def counterpart(self):
+        """The note's translation, whichever of the two notes holds the link."""
+        if self.translation_id:
+            return self.translation
+        try:
+            return self.translated_from
+        except Note.DoesNotExist:
+            return None
+
+    def clean(self):
+        if self.series_position is not None and self.series_id is None:
+            raise ValidationError({"series_position": _("Choose a series for this position.")})
+        if self.translation_id and self.translation_id == self.pk:
+            raise ValidationError({"translation": _("A note cannot be its own translation.")})
+        if self.translation and self.translation.language == self.language:
+            raise ValidationError(
+                {"translation": _("A translation is written in the other language.")}
+            )
+
+    def refresh_derived_fields(self):
+        rendered = render_markdown(self.body)
+        self.body_html = rendered.html
+        self.toc_html = rendered.toc_html
+        self.plain_text = rendered.plain_text
+        self.word_count = rendered.word_count
+        self.reading_minutes = rendered.reading_minutes
+        self.excerpt = make_excerpt(self.summary) if self.summary.strip() else rendered.excerpt
+
+    def save(self, *args, **kwargs):
+        if not self.slug:
+            self.slug = unique_slug(
+                ascii_slug(self.title),
+                lambda s: Note.objects.filter(slug=s).exclude(pk=self.pk).exists(),
+            )
+        if self.status == Status.PUBLISHED and self.published_at is None:
+            self.published_at = timezone.now()
+        if self.series_id is None:
+            self.series_position = None
+        self.refresh_derived_fields()
+        with transaction.atomic():
+            super().save(*args, **kwargs)
+            self._link_translation_both_ways()
+
+    def _link_translation_both_ways(self):
+        """Keep one pair per translation: links from a third note, or from the translation
+        to a third note, are dropped. :attr:`counterpart` reads the link from either side."""
+        if not self.translation_id:
+            return
+        Note.objects.filter(translation_id=self.pk).exclude(pk=self.translation_id).update(
+            translation=None
+        )
+        Note.objects.filter(pk=self.translation_id).exclude(translation_id=self.pk).update(
+            translation=None
+        )

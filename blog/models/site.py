@@ -1,0 +1,140 @@
+"""The CMS part: pages such as About, and the site's own settings, edited in the admin."""
+
+from django.core.cache import cache
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+from markdownx.models import MarkdownxField
+
+from ..rendering import render_markdown
+from ..slugs import ascii_slug
+from .notes import Language
+from .taxonomy import BilingualNameMixin
+
+
+class PageQuerySet(models.QuerySet):
+    def published(self):
+        return self.filter(is_published=True)
+
+
+class Page(models.Model):
+    """A standalone page (About, Now, Colophon) at /pages/<slug>/."""
+
+    title = models.CharField(_("title"), max_length=200)
+    slug = models.SlugField(_("slug"), max_length=100, unique=True, blank=True)
+    language = models.CharField(
+        _("language"), max_length=8, choices=Language.choices, default=Language.CHINESE
+    )
+    body = MarkdownxField(_("body"), blank=True)
+    body_html = models.TextField(editable=False, default="")
+    excerpt = models.TextField(editable=False, default="")
+    is_published = models.BooleanField(
+        _("published"), default=False, help_text=_("Unpublished pages are visible to staff only.")
+    )
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    objects = PageQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("page")
+        verbose_name_plural = _("pages")
+        ordering = ["title"]
+
+    def __str__(self):
+        return self.title
+
+    def save(self, *args, **kwargs):
+        if not self.slug:
+            self.slug = ascii_slug(self.title) or "page"
+        rendered = render_markdown(self.body)
+        self.body_html, self.excerpt = rendered.html, rendered.excerpt
+        super().save(*args, **kwargs)
+
+    def get_absolute_url(self):
+        return reverse("blog:page-detail", kwargs={"slug": self.slug})
+
+
+class SiteSettings(BilingualNameMixin, models.Model):
+    """The one row of site-wide settings. Read it with :meth:`load`, which is cached."""
+
+    CACHE_KEY = "blog:site-settings:v1"
+
+    title = models.CharField(_("site title"), max_length=100, default="笔记 biji")
+    tagline_zh = models.CharField(_("Chinese tagline"), max_length=200, blank=True)
+    tagline_en = models.CharField(_("English tagline"), max_length=200, blank=True)
+    author = models.CharField(_("author"), max_length=100, blank=True)
+    description = models.TextField(
+        _("description"), blank=True, help_text=_("Used in search engines and feeds.")
+    )
+    footer = models.TextField(_("footer"), blank=True, help_text=_("Markdown."))
+    footer_html = models.TextField(editable=False, default="")
+
+    class Meta:
+        verbose_name = _("site settings")
+        verbose_name_plural = _("site settings")
+
+    def __str__(self):
+        return str(_("Site settings"))
+
+    @property
+    def tagline(self):
+        return self.display_name
+
+    def _names(self):
+        return self.tagline_zh, self.tagline_en
+
+    def save(self, *args, **kwargs):
+        self.pk = 1  # one row, whatever the admin sends
+        self.footer_html = render_markdown(self.footer).html
+        super().save(*args, **kwargs)
+        cache.delete(self.CACHE_KEY)
+
+    def delete(self, *args, **kwargs):
+        cache.delete(self.CACHE_KEY)
+        return super().delete(*args, **kwargs)
+
+    @classmethod
+    def load(cls):
+        """The settings and navigation, from the shared cache (no query on a warm cache).
+
+        Saving the settings or a navigation link deletes the cache entry, and with
+        ``REDIS_URL`` every worker sees that at once.
+        """
+        cached = cache.get(cls.CACHE_KEY)
+        if cached is None:
+            site = cls.objects.filter(pk=1).first()
+            links = list(NavigationLink.objects.filter(site=site)) if site else []
+            cached = (site or cls(pk=1), links)
+            cache.set(cls.CACHE_KEY, cached, timeout=None)
+        return cached
+
+
+class NavigationLink(BilingualNameMixin, models.Model):
+    """One entry of the site's navigation bar, in the order given."""
+
+    site = models.ForeignKey(SiteSettings, on_delete=models.CASCADE, related_name="navigation")
+    label_zh = models.CharField(_("Chinese label"), max_length=50)
+    label_en = models.CharField(_("English label"), max_length=50)
+    url = models.CharField(
+        _("URL"), max_length=300, help_text=_("A path on this site (/series/) or a full URL.")
+    )
+    position = models.PositiveSmallIntegerField(_("position"), default=0)
+
+    class Meta:
+        verbose_name = _("navigation link")
+        verbose_name_plural = _("navigation")
+        ordering = ["position", "id"]
+
+    def __str__(self):
+        return f"{self.label_zh} / {self.label_en}"
+
+    def _names(self):
+        return self.label_zh, self.label_en
+
+    def save(self, *args, **kwargs):
+        super().save(*args, **kwargs)
+        cache.delete(SiteSettings.CACHE_KEY)
+
+    def delete(self, *args, **kwargs):
+        cache.delete(SiteSettings.CACHE_KEY)
+        return super().delete(*args, **kwargs)

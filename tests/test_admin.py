@@ -1,0 +1,182 @@
+"""The author's workflow in the admin: write, tag, place in a series, publish, preview."""
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from blog.models import Note, SiteSettings, Status, Tag
+from tests.factories import make_draft, make_note, make_series, make_tag
+
+pytestmark = pytest.mark.django_db
+
+
+def note_form(**overrides):
+    data = {
+        "title": "Warp 调度笔记",
+        "slug": "",
+        "language": "zh-hans",
+        "body": "## 调度\n\nGPU 的 warp scheduler 每个周期挑选一个 warp。",
+        "summary": "",
+        "tags": "调度, CUDA",
+        "status": "draft",
+        "published_at_0": "",
+        "published_at_1": "",
+        "series": "",
+        "series_position": "",
+        "translation": "",
+        "source_title": "",
+        "source_author": "",
+        "source_url": "",
+        "source_date": "",
+        "cover_alt": "",
+    }
+    data.update(overrides)
+    return data
+
+
+def test_the_add_form_shows_the_markdown_editor(staff_client):
+    response = staff_client.get(reverse("admin:blog_note_add"))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "markdownx-editor" in html
+    assert 'data-markdownx-urls-path="/admin/editor/preview/"' in html
+    assert 'data-markdownx-upload-urls-path="/admin/editor/upload/"' in html
+
+
+def test_create_a_note_with_tags_and_series_through_the_admin(staff_client):
+    make_tag(name="Scheduling", name_zh="调度")
+    series = make_series(title_en="GPU notes", title_zh="GPU 笔记")
+    response = staff_client.post(
+        reverse("admin:blog_note_add"),
+        note_form(
+            series=series.pk,
+            series_position=1,
+            status="published",
+            published_at_0="2025-03-14",
+            published_at_1="09:30:00",
+        ),
+    )
+    assert response.status_code == 302, response.context["adminform"].form.errors
+    note = Note.objects.get()
+    assert note.slug == "warp-diao-du-bi-ji"
+    assert note.series == series and note.series_position == 1
+    assert sorted(note.tags.names()) == ["CUDA", "Scheduling"]
+    assert Tag.objects.count() == 2  # "调度" found the existing bilingual tag
+    assert note.is_published()
+    assert "<h2" in note.body_html
+
+
+def test_edit_keeps_the_slug_and_rerenders(staff_client):
+    note = make_note(title="旧标题", slug="stable-slug", body="旧的正文")
+    response = staff_client.post(
+        reverse("admin:blog_note_change", args=[note.pk]),
+        note_form(title="新标题", slug="stable-slug", body="新的正文 **加粗**", tags="GPU"),
+    )
+    assert response.status_code == 302
+    note.refresh_from_db()
+    assert note.title == "新标题" and note.slug == "stable-slug"
+    assert "<strong>加粗</strong>" in note.body_html
+    assert list(note.tags.names()) == ["GPU"]
+
+
+def test_an_invalid_form_keeps_what_the_author_wrote(staff_client):
+    series = make_series()
+    make_note(series=series, series_position=1)
+    body = "一段很长的正文，不能丢。" * 20
+    response = staff_client.post(
+        reverse("admin:blog_note_add"), note_form(body=body, series=series.pk, series_position=1)
+    )
+    assert response.status_code == 200  # the form again, with the error
+    assert response.context["adminform"].form.errors
+    assert body in response.content.decode()
+
+
+def test_publish_and_unpublish_actions(staff_client):
+    drafts = [make_draft(), make_draft()]
+    changelist = reverse("admin:blog_note_changelist")
+    staff_client.post(
+        changelist, {"action": "publish", "_selected_action": [n.pk for n in drafts]}
+    )
+    assert Note.objects.published().count() == 2
+    staff_client.post(changelist, {"action": "unpublish", "_selected_action": [drafts[0].pk]})
+    assert Note.objects.get(pk=drafts[0].pk).status == Status.DRAFT
+    assert Note.objects.published().count() == 1
+
+
+def test_publishing_a_draft_with_a_future_date_schedules_it(staff_client):
+    later = timezone.now() + timezone.timedelta(days=2)
+    note = make_draft(published_at=later)
+    staff_client.post(
+        reverse("admin:blog_note_changelist"), {"action": "publish", "_selected_action": [note.pk]}
+    )
+    note.refresh_from_db()
+    assert note.status == Status.PUBLISHED
+    assert note.published_at == later and note.is_scheduled
+    assert not Note.objects.published().exists()
+
+
+def test_a_draft_offers_a_share_link_and_view_on_site(staff_client):
+    note = make_draft(slug="secret-draft")
+    html = staff_client.get(reverse("admin:blog_note_change", args=[note.pk])).content.decode()
+    assert "/notes/secret-draft/share/" in html
+    assert reverse("admin:view_on_site", args=[*_content_type(note), note.pk]) in html
+
+
+def _content_type(note):
+    from django.contrib.contenttypes.models import ContentType
+
+    return [ContentType.objects.get_for_model(note).pk]
+
+
+def test_changelist_search_filters_and_date_hierarchy(staff_client):
+    make_note(title="FlashAttention tiling")
+    make_note(title="Amdahl 定律")
+    url = reverse("admin:blog_note_changelist")
+    response = staff_client.get(url, {"q": "FlashAttention"})
+    assert response.status_code == 200
+    assert response.context["cl"].result_count == 1
+    assert staff_client.get(url, {"status__exact": "published"}).status_code == 200
+
+
+def test_autocomplete_finds_series_by_either_title(staff_client):
+    make_series(title_en="Parallel computing", title_zh="并行计算")
+    response = staff_client.get(
+        reverse("admin:autocomplete"),
+        {"term": "并行", "app_label": "blog", "model_name": "note", "field_name": "series"},
+    )
+    assert response.status_code == 200
+    assert [r["text"] for r in response.json()["results"]] == ["并行计算 / Parallel computing"]
+
+
+def test_series_admin_lists_its_notes_in_order(staff_client):
+    series = make_series()
+    make_note(title="第二部分", series=series, series_position=2)
+    make_note(title="第一部分", series=series, series_position=1)
+    html = staff_client.get(reverse("admin:blog_series_change", args=[series.pk])).content.decode()
+    assert html.index("第一部分") < html.index("第二部分")
+
+
+def test_tag_admin_shows_both_names_and_usage(staff_client):
+    tag = make_tag(name="Kernels", name_zh="算子")
+    make_note(tags=[tag])
+    make_note(tags=[tag])
+    response = staff_client.get(reverse("admin:blog_tag_changelist"))
+    html = response.content.decode()
+    assert "算子" in html and "Kernels" in html
+    assert response.context["cl"].result_list[0].usage == 2
+
+
+def test_site_settings_is_a_single_row(staff_client):
+    url = reverse("admin:blog_sitesettings_changelist")
+    assert staff_client.get(url)["Location"] == reverse("admin:blog_sitesettings_add")
+    SiteSettings.objects.create(title="笔记")
+    assert staff_client.get(url)["Location"] == reverse(
+        "admin:blog_sitesettings_change", args=[1]
+    )
+    assert staff_client.get(reverse("admin:blog_sitesettings_add")).status_code == 403
+
+
+def test_the_admin_requires_login(client):
+    response = client.get(reverse("admin:blog_note_changelist"))
+    assert response.status_code == 302
+    assert "/admin/login/" in response["Location"]

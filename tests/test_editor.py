@@ -1,0 +1,147 @@
+"""The editor's preview and upload endpoints: staff only, raster images only, never a 500."""
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.files.uploadedfile import SimpleUploadedFile
+from PIL import Image
+
+from blog.rendering import render_markdown
+
+pytestmark = pytest.mark.django_db
+
+PREVIEW = "/admin/editor/preview/"
+UPLOAD = "/admin/editor/upload/"
+
+
+def image_bytes(fmt="PNG", size=(40, 30), exif=None, **save_args):
+    buffer = io.BytesIO()
+    image = Image.new("RGB", size, (200, 40, 40))
+    if exif is not None:
+        save_args["exif"] = exif
+    image.save(buffer, fmt, **save_args)
+    return buffer.getvalue()
+
+
+def upload(client, name, data, content_type="image/png"):
+    return client.post(
+        UPLOAD,
+        {"image": SimpleUploadedFile(name, data, content_type=content_type)},
+        headers={"x-requested-with": "XMLHttpRequest"},
+    )
+
+
+@pytest.mark.parametrize("url", [PREVIEW, UPLOAD])
+def test_anonymous_posts_are_refused(client, url):
+    response = client.post(url, {"content": "# hi"})
+    assert response.status_code == 403
+
+
+@pytest.mark.parametrize("url", [PREVIEW, UPLOAD])
+def test_a_logged_in_reader_who_is_not_staff_is_refused(client, url):
+    reader = get_user_model().objects.create_user("reader", password="pw-reader-123")
+    client.force_login(reader)
+    assert client.post(url, {"content": "# hi"}).status_code == 403
+
+
+def test_anonymous_upload_stores_nothing(client, settings):
+    upload(client, "x.png", image_bytes())
+    assert not Path(settings.MEDIA_ROOT).exists() or not any(Path(settings.MEDIA_ROOT).rglob("*.*"))
+
+
+@pytest.mark.parametrize("url", [PREVIEW, UPLOAD])
+def test_get_is_not_allowed(staff_client, url):
+    assert staff_client.get(url).status_code == 405
+
+
+def test_preview_is_the_readers_rendering(staff_client):
+    body = "## 调度\n\n$E=mc^2$ and `code`\n\n<script>alert(1)</script>"
+    response = staff_client.post(PREVIEW, {"content": body})
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert html == render_markdown(body).html
+    assert "<script" not in html
+    assert "<math" in html
+    assert "no-cache" in response["Cache-Control"]
+
+
+def test_a_real_png_is_stored_under_a_random_name(staff_client, settings):
+    response = upload(staff_client, "架构图 (v2).png", image_bytes("PNG"))
+    assert response.status_code == 200
+    data = response.json()
+    url = data["url"]
+    assert url.startswith("/media/uploads/") and url.endswith(".png")
+    assert "架构图" not in url
+    assert data["image_code"] == f"![架构图  v2]({url})"
+    stored = Path(settings.MEDIA_ROOT) / url.removeprefix("/media/")
+    with Image.open(stored) as image:
+        assert image.format == "PNG" and image.size == (40, 30)
+
+
+@pytest.mark.parametrize(
+    ("fmt", "extension"), [("JPEG", ".jpg"), ("WEBP", ".webp"), ("GIF", ".gif")]
+)
+def test_other_raster_formats_keep_their_detected_extension(staff_client, fmt, extension):
+    # The browser's name and type say PNG; the bytes decide.
+    response = upload(staff_client, "photo.png", image_bytes(fmt))
+    assert response.status_code == 200
+    assert response.json()["url"].endswith(extension)
+
+
+def test_gps_location_is_stripped_from_jpeg(staff_client, settings):
+    exif = Image.Exif()
+    exif[0x0110] = "Test camera"  # Model
+    exif.get_ifd(0x8825)[2] = (1.0, 17.0, 30.0)  # GPSLatitude
+    response = upload(staff_client, "trip.jpg", image_bytes("JPEG", exif=exif.tobytes()))
+    assert response.status_code == 200
+    stored = Path(settings.MEDIA_ROOT) / response.json()["url"].removeprefix("/media/")
+    with Image.open(stored) as image:
+        kept = image.getexif()
+        assert kept.get(0x0110) == "Test camera"
+        assert not kept.get_ifd(0x8825)
+
+
+BAD_FILES = {
+    "html sent as png": ("evil.png", b"<html><script>alert(1)</script></html>", "image/png"),
+    "html file": ("evil.html", b"<!doctype html><script>alert(1)</script>", "text/html"),
+    "svg with script": (
+        "logo.svg",
+        b'<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><script>alert(1)</script></svg>',
+        "image/svg+xml",
+    ),
+    "png header on garbage": ("fake.png", b"\x89PNG\r\n\x1a\n" + b"\x00garbage" * 200, "image/png"),
+    "truncated png": ("cut.png", image_bytes("PNG", size=(300, 300))[:120], "image/png"),
+    "empty file": ("empty.png", b"", "image/png"),
+    "pdf": ("doc.png", b"%PDF-1.4\n1 0 obj<<>>endobj\n", "image/png"),
+}
+
+
+@pytest.mark.parametrize("case", BAD_FILES.values(), ids=BAD_FILES.keys())
+def test_bad_files_are_refused_with_a_message(staff_client, settings, case):
+    name, data, content_type = case
+    response = upload(staff_client, name, data, content_type)
+    assert response.status_code == 400
+    message = json.loads(response.content)["image"][0]
+    assert message
+    assert not Path(settings.MEDIA_ROOT).exists() or not any(Path(settings.MEDIA_ROOT).rglob("*.*"))
+
+
+def test_an_oversize_file_is_refused(staff_client, settings):
+    settings.BIJI_UPLOAD_MAX_BYTES = 1024
+    response = upload(staff_client, "big.png", image_bytes("PNG", size=(400, 400)) + b"\0" * 2048)
+    assert response.status_code == 400
+    assert "MB" in response.json()["image"][0]
+
+
+def test_a_decompression_bomb_is_refused(staff_client, settings):
+    settings.BIJI_UPLOAD_MAX_PIXELS = 100 * 100
+    response = upload(staff_client, "bomb.png", image_bytes("PNG", size=(2000, 2000)))
+    assert response.status_code == 400
+
+
+def test_a_post_without_a_file_is_a_400(staff_client):
+    response = staff_client.post(UPLOAD, {}, headers={"x-requested-with": "XMLHttpRequest"})
+    assert response.status_code == 400

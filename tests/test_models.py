@@ -1,0 +1,132 @@
+"""Notes, tags and series: slugs, derived fields, translations and positions."""
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError
+
+from blog.models import Language, Note, SiteSettings, Tag
+from tests.factories import make_note, make_series, make_tag
+
+pytestmark = pytest.mark.django_db
+
+
+def test_slug_from_a_chinese_title_is_pinyin():
+    note = make_note(title="在 H100 上超越 cuBLAS", slug="")
+    assert note.slug == "zai-h100-shang-chao-yue-cublas"
+
+
+def test_slug_from_an_english_title_and_uniqueness():
+    first = make_note(title="Warp scheduling on Hopper", slug="", language=Language.ENGLISH)
+    second = make_note(title="Warp scheduling on Hopper", slug="", language=Language.ENGLISH)
+    assert first.slug == "warp-scheduling-on-hopper"
+    assert second.slug == "warp-scheduling-on-hopper-2"
+
+
+def test_the_author_s_slug_is_kept_and_stable_across_title_edits():
+    note = make_note(title="调度", slug="scheduling")
+    note.title = "调度（修订）"
+    note.save()
+    note.refresh_from_db()
+    assert note.slug == "scheduling"
+
+
+def test_derived_fields_are_stored_on_save():
+    note = make_note(body="# 标题\n\n并行计算让程序更快。Amdahl's law 说明了上限。\n\n```python\nprint(1)\n```")
+    stored = Note.objects.values("body_html", "excerpt", "plain_text", "word_count").get(pk=note.pk)
+    assert "并行计算" in stored["body_html"]
+    assert "highlight" in stored["body_html"]
+    assert stored["excerpt"].startswith("标题") or stored["excerpt"].startswith("并行计算")
+    assert "print" in stored["plain_text"]
+    assert stored["word_count"] > 10
+
+
+def test_a_summary_replaces_the_derived_excerpt():
+    note = make_note(summary="这篇笔记讲 warp 调度。", body="很长的正文。" * 100)
+    assert note.excerpt == "这篇笔记讲 warp 调度。"
+
+
+def test_script_in_the_body_never_reaches_the_stored_html():
+    note = make_note(body='hello <script>alert(1)</script> <img src=x onerror="alert(1)">')
+    assert "<script" not in note.body_html
+    assert "onerror" not in note.body_html
+    assert "hello" in note.body_html
+
+
+def test_translation_link_reads_from_both_sides():
+    zh = make_note(title="异步调度", language=Language.CHINESE)
+    en = make_note(title="Async scheduling", language=Language.ENGLISH, translation=zh)
+    zh.refresh_from_db()
+    assert en.counterpart == zh
+    assert zh.counterpart == en
+
+
+def test_relinking_a_translation_drops_the_old_pair():
+    zh = make_note(language=Language.CHINESE)
+    en_old = make_note(language=Language.ENGLISH, translation=zh)
+    en_new = make_note(language=Language.ENGLISH, translation=zh)
+    en_old.refresh_from_db()
+    zh.refresh_from_db()
+    assert en_old.translation is None
+    assert zh.counterpart == en_new
+
+
+def test_a_translation_must_be_in_the_other_language():
+    zh = make_note(language=Language.CHINESE)
+    other = Note(title="x", language=Language.CHINESE, translation=zh)
+    with pytest.raises(ValidationError):
+        other.full_clean()
+
+
+def test_positions_are_unique_within_a_series():
+    series = make_series()
+    make_note(series=series, series_position=1)
+    make_note(series=make_series(), series_position=1)  # another series: fine
+    with pytest.raises(IntegrityError):
+        make_note(series=series, series_position=1)
+
+
+def test_a_position_without_series_is_dropped_on_save_and_refused_by_validation():
+    note = make_note(series_position=3)
+    assert note.series_position is None
+    with pytest.raises(ValidationError):
+        Note(title="x", series_position=2).clean()
+
+
+def test_tags_resolve_by_either_name():
+    tag = make_tag(name="Scheduling", name_zh="调度")
+    note = make_note()
+    note.tags.set(["调度", "scheduling", "CUDA"])
+    assert sorted(t.name for t in note.tags.all()) == ["CUDA", "Scheduling"]
+    assert Tag.objects.count() == 2
+    assert tag.slug == "scheduling"
+
+
+def test_a_new_chinese_tag_gets_an_ascii_slug():
+    note = make_note()
+    note.tags.add("算子")
+    tag = Tag.objects.get(name_zh="算子")
+    assert tag.slug == "suan-zi"
+
+
+def test_bilingual_names_follow_the_interface_language():
+    from django.utils import translation
+
+    tag = make_tag(name="Kernels", name_zh="算子")
+    with translation.override("zh-hans"):
+        assert (tag.display_name, tag.other_name) == ("算子", "Kernels")
+    with translation.override("en"):
+        assert (tag.display_name, tag.other_name) == ("Kernels", "算子")
+
+
+def test_site_settings_are_one_cached_row(django_assert_num_queries):
+    site = SiteSettings.objects.create(title="笔记", tagline_en="Notes")
+    site.navigation.create(label_zh="系列", label_en="Series", url="/series/")
+    SiteSettings.load()
+    with django_assert_num_queries(0):
+        loaded, links = SiteSettings.load()
+    assert loaded.title == "笔记"
+    assert [link.label_en for link in links] == ["Series"]
+    site.title = "新标题"
+    site.save()
+    assert SiteSettings.load()[0].title == "新标题"
+    assert SiteSettings.objects.count() == 1

@@ -1,0 +1,85 @@
+"""Settings come from the environment, with safe defaults."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_manage(*args, env):
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_"))}
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_debug_is_off_by_default(settings):
+    assert settings.DEBUG is False
+
+
+def test_refuses_to_start_without_a_secret_key_when_not_debugging():
+    result = run_manage("check", env={})
+    assert result.returncode != 0
+    assert "DJANGO_SECRET_KEY" in result.stderr
+
+
+def test_check_deploy_is_clean_with_production_settings(tmp_path):
+    result = run_manage(
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        env={
+            "DJANGO_SECRET_KEY": "x" * 30 + "a-long-random-production-key-0123456789",
+            "DJANGO_ALLOWED_HOSTS": "blog.example",
+            "SITE_URL": "https://blog.example",
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
+        },
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_database_url_selects_postgresql_and_redis_url_the_redis_cache():
+    code = (
+        "from django.conf import settings as s;"
+        "print(s.DATABASES['default']['ENGINE']);"
+        "print(s.CACHES['default']['BACKEND'])"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", f"import django; django.setup(); {code}"],
+        cwd=ROOT,
+        env={
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "DJANGO_SECRET_KEY": "k",
+            "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/test",
+            "REDIS_URL": "redis://127.0.0.1:6379/0",
+        },
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.stdout.split() == [
+        "django.db.backends.postgresql",
+        "django.core.cache.backends.redis.RedisCache",
+    ], result.stderr
+
+
+@pytest.mark.django_db
+def test_security_headers_on_a_public_response(client):
+    response = client.get("/robots.txt")
+    assert response["X-Content-Type-Options"] == "nosniff"
+    assert response["Referrer-Policy"]
+    assert response["Cross-Origin-Opener-Policy"] == "same-origin"
+    assert response["X-Frame-Options"] == "DENY"
+    csp = response["Content-Security-Policy"]
+    assert "script-src 'self'" in csp and "frame-ancestors 'none'" in csp

@@ -1,0 +1,181 @@
+"""The demo blog: ``manage.py load_demo`` is idempotent and loads what the README promises."""
+
+import re
+from datetime import timedelta
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.utils import timezone
+
+from blog.demo.loader import DemoError, parse_document, parse_published
+from blog.models import Language, NavigationLink, Note, Page, Series, SiteSettings, Status, Tag
+
+pytestmark = pytest.mark.django_db
+
+SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+
+def load():
+    out = StringIO()
+    call_command("load_demo", stdout=out)
+    return out.getvalue()
+
+
+def snapshot():
+    """Everything the demo loads, except the scheduled note's moving publication time."""
+    now = timezone.now()
+    notes = {
+        n.slug: (
+            n.title, n.language, n.status, n.body, n.body_html, n.summary,
+            n.published_at if n.published_at and n.published_at <= now else None,
+            n.series.slug if n.series else None, n.series_position,
+            n.counterpart.slug if n.counterpart else None,
+            sorted(t.slug for t in n.tags.all()),
+            n.source_title, n.source_author, n.source_url, n.source_date,
+        )
+        for n in Note.objects.select_related("series", "translation")
+    }  # fmt: skip
+    return {
+        "counts": [
+            m.objects.count() for m in (Note, Tag, Series, Page, NavigationLink, SiteSettings)
+        ],
+        "notes": notes,
+        "tags": set(Tag.objects.values_list("slug", "name", "name_zh")),
+        "series": set(Series.objects.values_list("slug", "title_zh", "title_en", "description")),
+        "pages": set(Page.objects.values_list("slug", "title", "body", "is_published")),
+        "links": set(NavigationLink.objects.values_list("position", "label_zh", "url")),
+    }
+
+
+@pytest.fixture
+def demo():
+    return load()
+
+
+def test_loading_twice_gives_the_same_data():
+    load()
+    first = snapshot()
+    load()
+    assert snapshot() == first
+    assert first["counts"][0] >= 10
+
+
+def test_summary_is_printed(demo):
+    assert "Demo loaded: 12 notes (10 published, 1 draft, 1 scheduled)" in demo
+
+
+def test_three_series_with_ordered_positions(demo):
+    series = {s.slug: s for s in Series.objects.all()}
+    assert {"gpu-notes", "parallel-computing", "essays"} <= series.keys()
+    assert series["gpu-notes"].title_zh == "GPU 笔记"
+    assert series["gpu-notes"].title_en == "GPU notes"
+    for one in series.values():
+        assert one.description and one.description_html
+        positions = list(one.notes.order_by("series_position").values_list(
+            "series_position", flat=True
+        ))  # fmt: skip
+        assert positions == list(range(1, len(positions) + 1)), one.slug
+        assert len(positions) >= 2
+
+
+def test_bilingual_tags_with_ascii_slugs(demo):
+    tags = Tag.objects.all()
+    assert tags.count() >= 10
+    for tag in tags:
+        assert tag.name and tag.name_zh, tag
+        assert SLUG.match(tag.slug), tag.slug
+    assert Tag.objects.get(slug="scheduling").name_zh == "调度"
+    assert all(note.tags.exists() for note in Note.objects.all())
+
+
+def test_translation_pair_is_linked_both_ways(demo):
+    chinese = Note.objects.get(slug="cuda-warp-scheduling")
+    english = Note.objects.get(slug="cuda-warp-scheduling-en")
+    assert (chinese.language, english.language) == (Language.CHINESE, Language.ENGLISH)
+    assert chinese.counterpart == english
+    assert english.counterpart == chinese
+
+
+def test_translated_article_names_its_source(demo):
+    article = Note.objects.get(slug="decode-gemv-worklog")
+    assert article.is_translated_article
+    assert article.source_author and article.source_title
+    assert article.source_url.startswith("https://example.com/")
+    assert article.source_date.isoformat() == "2025-12-20"
+    assert article.tags.filter(slug="translation").exists()
+
+
+def test_draft_and_scheduled_notes_are_not_published(demo):
+    published = Note.objects.published()
+    draft = Note.objects.get(status=Status.DRAFT)
+    scheduled = Note.objects.get(slug="nsys-trace-sql")
+    assert scheduled.is_scheduled
+    assert timedelta(days=29) < scheduled.published_at - timezone.now() < timedelta(days=32)
+    assert draft not in published and scheduled not in published
+    assert published.count() >= 8
+
+
+def test_published_dates_spread_over_many_months(demo):
+    months = {(n.published_at.year, n.published_at.month) for n in Note.objects.published()}
+    years = {year for year, _ in months}
+    assert len(months) >= 8 and len(years) >= 2
+
+
+def test_bodies_exercise_the_renderer(demo):
+    notes = list(Note.objects.all())
+    assert all(len(n.plain_text) > 300 for n in notes)
+    bodies = "\n".join(n.body for n in notes)
+    for marker in ("[TOC]", "[^", "- [x]", "!!! ", "| --- |", "$$"):
+        assert marker in bodies, marker
+    languages = set(re.findall(r"^```(\w+)", bodies, flags=re.MULTILINE))
+    assert {"python", "cpp", "cuda", "bash", "sql"} <= languages
+    essay = Note.objects.get(slug="first-rainy-season")
+    assert "```" not in essay.body and essay.series.slug == "essays"
+
+
+def test_math_is_rendered_to_mathml(demo):
+    note = Note.objects.get(slug="flashattention-tiling")
+    assert "<math" in note.body_html
+    assert "<math" in Note.objects.get(slug="parallel-computing-1").body_html
+
+
+def test_code_is_highlighted_by_pygments(demo):
+    note = Note.objects.get(slug="cuda-warp-scheduling")
+    assert 'class="highlight"' in note.body_html
+
+
+def test_about_page_site_settings_and_navigation(demo):
+    about = Page.objects.published().get(slug="about")
+    assert about.body_html
+    site, links = SiteSettings.load()
+    assert site.title == "笔记 biji" and site.tagline_zh and site.tagline_en
+    assert site.author and site.footer_html
+    assert "/pages/about/" in [link.url for link in links]
+    assert [link.position for link in links] == sorted(link.position for link in links)
+
+
+def test_front_matter_parser_is_strict():
+    good = "---\ntitle: 标题: 副标题\nslug: a\nlanguage: en\n---\nBody\n"
+    doc = parse_document(good, "x.md", {"title", "slug", "language"}, {"title"})
+    assert doc.meta["title"] == "标题: 副标题" and doc.body == "Body\n"
+    for bad in (
+        "title: no fence\n",
+        "---\ntitle: a\nslug: b\nlanguage: en\n",  # no closing fence
+        "---\ntitle: a\ntitle: b\nlanguage: en\n---\n",  # repeated key
+        "---\ntitle: a\ncolour: red\nlanguage: en\n---\n",  # unknown key
+        "---\ntitle: a\nlanguage: fr\n---\n",  # unknown language
+        "---\nslug: a\nlanguage: en\n---\n",  # missing title
+    ):
+        with pytest.raises(DemoError):
+            parse_document(bad, "x.md", {"title", "slug", "language"}, {"title"})
+
+
+def test_published_times_are_local_or_relative(settings):
+    now = timezone.now()
+    fixed = parse_published("2025-03-14 09:30", now, "x.md")
+    assert str(fixed.tzinfo) == settings.TIME_ZONE and (fixed.hour, fixed.minute) == (9, 30)
+    assert parse_published("+30d", now, "x.md") - now > timedelta(days=30)
+    assert parse_published("", now, "x.md") is None
+    with pytest.raises(DemoError):
+        parse_published("14/03/2025", now, "x.md")

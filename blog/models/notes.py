@@ -102,7 +102,9 @@ class Note(models.Model):
         blank=True,
         on_delete=models.SET_NULL,
         related_name="translated_from",
-        help_text=_("The same note in the other language; the link is kept on both notes."),
+        help_text=_(
+            "The same note in the other language. Set it on either note: both show the link."
+        ),
     )
 
     source_title = models.CharField(_("original title"), max_length=300, blank=True)
@@ -128,7 +130,8 @@ class Note(models.Model):
     class Meta:
         verbose_name = _("note")
         verbose_name_plural = _("notes")
-        ordering = ["-published_at", "-id"]
+        # Drafts (no date) last on every database; SQLite and PostgreSQL disagree otherwise.
+        ordering = [models.F("published_at").desc(nulls_last=True), "-id"]
         get_latest_by = "published_at"
         constraints = [
             models.UniqueConstraint(
@@ -196,7 +199,23 @@ class Note(models.Model):
         self.reading_minutes = rendered.reading_minutes
         self.excerpt = make_excerpt(self.summary) if self.summary.strip() else rendered.excerpt
 
+    DERIVED_FIELDS = (
+        "slug",
+        "published_at",
+        "series_position",
+        "body_html",
+        "toc_html",
+        "excerpt",
+        "plain_text",
+        "word_count",
+        "reading_minutes",
+    )
+
     def save(self, *args, **kwargs):
+        # A partial save (update_or_create, save(update_fields=...)) still stores what save()
+        # derives, or the stored HTML would silently fall behind the body.
+        if kwargs.get("update_fields"):
+            kwargs["update_fields"] = {*kwargs["update_fields"], *self.DERIVED_FIELDS}
         if not self.slug:
             self.slug = unique_slug(
                 ascii_slug(self.title),

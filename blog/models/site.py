@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 from markdownx.models import MarkdownxField
 
 from ..rendering import render_markdown
-from ..slugs import ascii_slug
+from ..slugs import ascii_slug, unique_slug
 from .notes import Language
 from .taxonomy import BilingualNameMixin
 
@@ -45,9 +45,14 @@ class Page(models.Model):
 
     def save(self, *args, **kwargs):
         if not self.slug:
-            self.slug = ascii_slug(self.title) or "page"
+            self.slug = unique_slug(
+                ascii_slug(self.title) or "page",
+                lambda s: Page.objects.filter(slug=s).exclude(pk=self.pk).exists(),
+            )
         rendered = render_markdown(self.body)
         self.body_html, self.excerpt = rendered.html, rendered.excerpt
+        if kwargs.get("update_fields"):
+            kwargs["update_fields"] = {*kwargs["update_fields"], "slug", "body_html", "excerpt"}
         super().save(*args, **kwargs)
 
     def get_absolute_url(self):
@@ -86,6 +91,8 @@ class SiteSettings(BilingualNameMixin, models.Model):
     def save(self, *args, **kwargs):
         self.pk = 1  # one row, whatever the admin sends
         self.footer_html = render_markdown(self.footer).html
+        if kwargs.get("update_fields"):
+            kwargs["update_fields"] = {*kwargs["update_fields"], "footer_html"}
         super().save(*args, **kwargs)
         cache.delete(self.CACHE_KEY)
 

@@ -10,7 +10,7 @@ from taggit.managers import _TaggableManager
 from taggit.models import TagBase, TaggedItemBase
 
 from ..rendering import render_markdown
-from ..slugs import ascii_slug
+from ..slugs import ascii_slug, unique_slug
 
 HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
@@ -125,11 +125,7 @@ class BilingualTaggableManager(_TaggableManager):
                 continue
             text = tag.strip()
             found = (
-                manager.filter(
-                    models.Q(name__iexact=text)
-                    | models.Q(name_zh=text)
-                    | models.Q(slug=ascii_slug(text) or None)
-                )
+                manager.filter(models.Q(name__iexact=text) | models.Q(name_zh=text))
                 .order_by("pk")
                 .first()
             )
@@ -168,8 +164,13 @@ class Series(BilingualNameMixin, models.Model):
 
     def save(self, *args, **kwargs):
         if not self.slug:
-            self.slug = ascii_slug(self.title_en or self.title_zh)
+            self.slug = unique_slug(
+                ascii_slug(self.title_en or self.title_zh),
+                lambda s: Series.objects.filter(slug=s).exclude(pk=self.pk).exists(),
+            )
         self.description_html = render_markdown(self.description).html
+        if kwargs.get("update_fields"):
+            kwargs["update_fields"] = {*kwargs["update_fields"], "slug", "description_html"}
         super().save(*args, **kwargs)
 
     def get_absolute_url(self):

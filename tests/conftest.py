@@ -1,7 +1,15 @@
 import pytest
 from django.core.cache import cache
+from django.core.management import call_command
 
 from tests.factories import make_staff
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _collected_static_files():
+    """Tests render templates with the production static storage (hashed names from a
+    manifest), so a missing or misspelt static file fails a test instead of a deployment."""
+    call_command("collectstatic", interactive=False, verbosity=0)
 
 
 @pytest.fixture(autouse=True)

@@ -1,0 +1,133 @@
+"""Year and month archives on Django's dated generic views.
+
+One aggregated query ("published notes per month") answers everything the generic views
+would otherwise ask the database for one question at a time: whether the period is empty
+(404), its date list, and the previous and next periods that hold notes. A page of notes
+then costs a count, the page itself and its tags.
+"""
+
+import datetime
+from collections import OrderedDict
+
+from django.db.models import Count
+from django.db.models.functions import TruncMonth
+from django.http import Http404
+from django.utils import timezone
+from django.utils.functional import cached_property
+from django.views import generic
+
+from ..models import Note
+from .base import PublishedNoteMixin
+
+# Years outside this range cannot hold notes and would overflow date arithmetic.
+MIN_YEAR, MAX_YEAR = 1970, 9998
+
+
+def month_counts():
+    """[(first day of month, number of published notes)], newest first, in one query."""
+    rows = (
+        Note.objects.published()
+        .annotate(month=TruncMonth("published_at"))
+        .values("month")
+        .annotate(count=Count("pk"))
+        .order_by("-month")
+    )
+    result = []
+    for row in rows:
+        month = row["month"]
+        if isinstance(month, datetime.datetime):
+            month = timezone.localtime(month).date() if timezone.is_aware(month) else month.date()
+        result.append((month.replace(day=1), row["count"]))
+    return result
+
+
+class NoteArchiveMixin(PublishedNoteMixin):
+    paginate_by = 20
+    month_format = "%m"
+
+    @cached_property
+    def months(self):
+        return month_counts()
+
+    def period_bounds(self, start, end):
+        """Aware datetimes for [start, end) in the current time zone."""
+        return {
+            "published_at__gte": self._make_date_lookup_arg(start),
+            "published_at__lt": self._make_date_lookup_arg(end),
+        }
+
+    def checked_year(self):
+        year = int(self.kwargs["year"])
+        if not MIN_YEAR <= year <= MAX_YEAR:
+            raise Http404("No notes in that year.")
+        return year
+
+
+class ArchiveIndexView(NoteArchiveMixin, generic.ArchiveIndexView):
+    """Years and their months, with the number of notes in each."""
+
+    template_name = "blog/note_archive.html"
+    paginate_by = None
+
+    def get_dated_items(self):
+        years = OrderedDict()
+        for month, count in self.months:
+            entry = years.setdefault(month.year, {"year": month.year, "count": 0, "months": []})
+            entry["count"] += count
+            entry["months"].append({"date": month, "count": count})
+        date_list = [datetime.date(year, 1, 1) for year in years]
+        return date_list, Note.objects.none(), {"years": list(years.values())}
+
+
+class YearArchiveView(NoteArchiveMixin, generic.YearArchiveView):
+    template_name = "blog/note_archive_year.html"
+    make_object_list = True
+
+    def get_dated_items(self):
+        year = self.checked_year()
+        months = sorted(m for m, _ in self.months if m.year == year)
+        if not months:
+            raise Http404("No notes in that year.")
+        start = datetime.date(year, 1, 1)
+        queryset = self.get_queryset().filter(
+            **self.period_bounds(start, datetime.date(year + 1, 1, 1))
+        )
+        years = sorted({m.year for m, _ in self.months})
+        later = [y for y in years if y > year]
+        earlier = [y for y in years if y < year]
+        return (
+            months,
+            queryset,
+            {
+                "year": start,
+                "month_counts": [(m, c) for m, c in sorted(self.months) if m.year == year],
+                "next_year": datetime.date(later[0], 1, 1) if later else None,
+                "previous_year": datetime.date(earlier[-1], 1, 1) if earlier else None,
+            },
+        )
+
+
+class MonthArchiveView(NoteArchiveMixin, generic.MonthArchiveView):
+    template_name = "blog/note_archive_month.html"
+
+    def get_dated_items(self):
+        year, month = self.checked_year(), int(self.kwargs["month"])
+        if not 1 <= month <= 12:
+            raise Http404("No such month.")
+        start = datetime.date(year, month, 1)
+        months = sorted(m for m, _ in self.months)
+        if start not in months:
+            raise Http404("No notes in that month.")
+        end = datetime.date(year + month // 12, month % 12 + 1, 1)
+        queryset = self.get_queryset().filter(**self.period_bounds(start, end))
+        later = [m for m in months if m > start]
+        earlier = [m for m in months if m < start]
+        return (
+            [],
+            queryset,
+            {
+                "month": start,
+                "next_month": later[0] if later else None,
+                "previous_month": earlier[-1] if earlier else None,
+            },
+        )

@@ -1,0 +1,66 @@
+"""What every public view shares: the published rule, tolerant pagination and one cache policy."""
+
+from django.conf import settings
+from django.core.paginator import Paginator
+from django.http import Http404
+from django.utils.cache import add_never_cache_headers, patch_cache_control
+
+from ..models import Note
+
+# Lists show titles, excerpts, dates and tags: the stored bodies stay in the database.
+LIST_DEFERRED_FIELDS = ("body", "body_html", "toc_html", "plain_text")
+
+
+def can_preview(user, model="note"):
+    """Staff who may change or view ``model`` see drafts and scheduled items at their URL."""
+    return bool(
+        user.is_authenticated
+        and user.is_active
+        and user.is_staff
+        and (user.has_perm(f"blog.change_{model}") or user.has_perm(f"blog.view_{model}"))
+    )
+
+
+class CachePolicyMixin:
+    """One Cache-Control policy: public pages for ``BIJI_PAGE_MAX_AGE`` seconds.
+
+    A view sets ``self.private = True`` (a staff preview, a share link) to send never-cache
+    headers instead. Public views never touch ``request.user`` on the happy path, so the
+    session is not read and responses do not vary on the cookie.
+    """
+
+    private = False
+
+    def dispatch(self, request, *args, **kwargs):
+        response = super().dispatch(request, *args, **kwargs)
+        if self.private:
+            add_never_cache_headers(response)
+            patch_cache_control(response, private=True)
+        elif response.status_code == 200:
+            patch_cache_control(response, public=True, max_age=settings.BIJI_PAGE_MAX_AGE)
+        return response
+
+
+class PublishedNoteMixin(CachePolicyMixin):
+    """Lists of published notes, with tolerant pagination.
+
+    ``?page=`` values that are not numbers give the first page and numbers past the end the
+    last one (Paginator.get_page semantics), so odd query strings never raise. A view whose
+    list may not be empty (a tag or series without published notes) sets ``require_notes``.
+    """
+
+    model = Note
+    paginate_by = 10
+    date_field = "published_at"
+    allow_empty = True
+    require_notes = False
+
+    def get_queryset(self):
+        return Note.objects.published().for_listing().defer(*LIST_DEFERRED_FIELDS)
+
+    def paginate_queryset(self, queryset, page_size):
+        paginator = Paginator(queryset, page_size, allow_empty_first_page=True)
+        page = paginator.get_page(self.request.GET.get(self.page_kwarg))
+        if self.require_notes and paginator.count == 0:
+            raise Http404("No published notes here.")
+        return paginator, page, page.object_list, page.has_other_pages()

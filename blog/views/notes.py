@@ -1,0 +1,183 @@
+"""The home page, a note's page, and its staff and share-link previews."""
+
+from django.db.models import Count
+from django.http import Http404
+from django.utils import translation
+from django.views import generic
+
+from ..models import Note, SiteSettings
+from ..preview import check_preview_token
+from ..templatetags.blog_tags import absolute_url, lang_attr
+from .base import CachePolicyMixin, PublishedNoteMixin, can_preview
+
+RELATED_LIMIT = 4
+
+
+class HomeView(PublishedNoteMixin, generic.ListView):
+    template_name = "blog/note_list.html"
+
+
+def note_url(note):
+    """The note's canonical URL: the note in the interface of its own language."""
+    with translation.override(note.language):
+        return absolute_url(note.get_absolute_url())
+
+
+def series_parts(note):
+    """The published parts of the note's series, in order, in one query.
+
+    A note previewed before publication is slotted in at its position, so its banner and
+    box read as they will once it is live.
+    """
+    parts = list(
+        Note.objects.published()
+        .filter(series_id=note.series_id)
+        .only("pk", "title", "slug", "language", "series_id", "series_position", "published_at")
+    )
+    if all(part.pk != note.pk for part in parts):
+        parts.append(note)
+    parts.sort(
+        key=lambda n: (n.series_position is None, n.series_position or 0, n.published_at or 0, n.pk)
+    )
+    index = next(i for i, part in enumerate(parts) if part.pk == note.pk)
+    return {
+        "series": note.series,
+        "parts": parts,
+        "number": index + 1,
+        "total": len(parts),
+        "previous": parts[index - 1] if index > 0 else None,
+        "next": parts[index + 1] if index + 1 < len(parts) else None,
+    }
+
+
+def related_notes(note, tag_ids, exclude):
+    """Published notes sharing the most tags with ``note``, newest first among equals."""
+    if not tag_ids:
+        return []
+    return list(
+        Note.objects.published()
+        .filter(tags__in=tag_ids)
+        .exclude(pk__in=exclude)
+        .annotate(shared_tags=Count("pk"))
+        .only("pk", "title", "slug", "language", "published_at")
+        .order_by("-shared_tags", "-published_at", "-pk")[:RELATED_LIMIT]
+    )
+
+
+def note_jsonld(note, tags, site):
+    data = {
+        "@context": "https://schema.org",
+        "@type": "BlogPosting",
+        "headline": note.title,
+        "description": note.excerpt,
+        "inLanguage": lang_attr(note.language),
+        "url": note_url(note),
+        "mainEntityOfPage": note_url(note),
+        "wordCount": note.word_count,
+        "timeRequired": f"PT{note.reading_minutes}M",
+    }
+    if note.published_at:
+        data["datePublished"] = note.published_at.isoformat()
+    if note.updated_at:
+        data["dateModified"] = note.updated_at.isoformat()
+    if site.author:
+        data["author"] = {"@type": "Person", "name": site.author}
+    if tags:
+        data["keywords"] = [tag.display_name for tag in tags]
+    if note.cover:
+        data["image"] = absolute_url(note.cover.url)
+    if note.series_id:
+        data["isPartOf"] = {
+            "@type": "CreativeWorkSeries",
+            "name": note.series.display_name,
+            "url": absolute_url(note.series.get_absolute_url()),
+        }
+    if note.is_translated_article:
+        original = {"@type": "CreativeWork"}
+        if note.source_title:
+            original["name"] = note.source_title
+        if note.source_author:
+            original["author"] = {"@type": "Person", "name": note.source_author}
+        if note.source_url:
+            original["url"] = note.source_url
+        data["translationOfWork"] = original
+    return data
+
+
+class NoteDetailView(CachePolicyMixin, generic.DetailView):
+    """A published note; staff with the note permissions also see drafts and scheduled notes
+    (with a banner and never-cache headers). Anyone else gets a 404 for those."""
+
+    model = Note
+    template_name = "blog/note_detail.html"
+    context_object_name = "note"
+
+    def get_queryset(self):
+        return Note.objects.select_related(
+            "series", "translation", "translated_from"
+        ).prefetch_related("tags")
+
+    def get_object(self, queryset=None):
+        slug = self.kwargs["slug"]
+        try:
+            return self.get_queryset().published().get(slug=slug)
+        except Note.DoesNotExist:
+            pass
+        # Only now is the session read: published pages never vary on the cookie.
+        if can_preview(self.request.user):
+            note = self.get_queryset().filter(slug=slug).first()
+            if note is not None:
+                self.private = True
+                return note
+        raise Http404("No published note here.")
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        note = self.object
+        tags = list(note.tags.all())
+        counterpart = note.counterpart
+        if counterpart is not None and not counterpart.is_published():
+            counterpart = None
+        exclude = {note.pk} | ({counterpart.pk} if counterpart else set())
+        context.update(
+            tags=tags,
+            counterpart=counterpart,
+            series_box=series_parts(note) if note.series_id else None,
+            related=related_notes(note, [tag.pk for tag in tags], exclude),
+            canonical_url=note_url(note),
+            preview_status=self.preview_status(note),
+            noindex=not note.is_published(),
+        )
+        context["jsonld"] = note_jsonld(note, tags, SiteSettings.load()[0])
+        return context
+
+    def preview_status(self, note):
+        if note.is_published():
+            return None
+        return "scheduled" if note.is_scheduled else "draft"
+
+
+class NoteShareView(NoteDetailView):
+    """A secret share link: the note as readers will see it, for whoever holds the token.
+
+    Never cached, never indexed; a bad, expired or stale token (the note was edited since)
+    is a 404.
+    """
+
+    private = True
+
+    def get_object(self, queryset=None):
+        note = self.get_queryset().filter(slug=self.kwargs["slug"]).first()
+        if note is None or not check_preview_token(note, self.kwargs["token"]):
+            raise Http404("This share link is not valid.")
+        return note
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context.update(noindex=True, share_link=True)
+        return context
+
+    def dispatch(self, request, *args, **kwargs):
+        response = super().dispatch(request, *args, **kwargs)
+        response["X-Robots-Tag"] = "noindex, nofollow"
+        return response

@@ -1,0 +1,73 @@
+"""Tags and series: indexes with published-note counts, and their pages of notes."""
+
+from django.db.models import Count, F, Max
+from django.shortcuts import get_object_or_404
+from django.views import generic
+
+from ..models import Note, Series, Tag
+from .base import CachePolicyMixin, PublishedNoteMixin
+
+
+class TagListView(CachePolicyMixin, generic.ListView):
+    """Every tag with at least one published note, with its count, in one query."""
+
+    template_name = "blog/tag_list.html"
+    context_object_name = "tags"
+
+    def get_queryset(self):
+        return (
+            Tag.objects.filter(tagged_notes__content_object__in=Note.objects.published())
+            .annotate(note_count=Count("tagged_notes"))
+            .order_by("-note_count", "name")
+        )
+
+
+class TagDetailView(PublishedNoteMixin, generic.ListView):
+    """The published notes of one tag; a tag with none is a 404 (it only tags drafts)."""
+
+    template_name = "blog/tag_detail.html"
+    require_notes = True
+
+    def get_queryset(self):
+        self.tag = get_object_or_404(Tag, slug=self.kwargs["slug"])
+        return super().get_queryset().filter(tags=self.tag)
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(tag=self.tag, **kwargs)
+
+
+class SeriesListView(CachePolicyMixin, generic.ListView):
+    """Every series with published notes, with their count and latest date, in one query."""
+
+    template_name = "blog/series_list.html"
+    context_object_name = "series_list"
+
+    def get_queryset(self):
+        return (
+            Series.objects.filter(notes__in=Note.objects.published())
+            .annotate(note_count=Count("notes"), latest=Max("notes__published_at"))
+            .order_by("-latest", "title_en")
+        )
+
+
+class SeriesDetailView(PublishedNoteMixin, generic.ListView):
+    """The published parts of a series in reading order."""
+
+    template_name = "blog/series_detail.html"
+    paginate_by = 50
+    require_notes = True
+
+    def get_queryset(self):
+        self.series = get_object_or_404(Series, slug=self.kwargs["slug"])
+        return (
+            super()
+            .get_queryset()
+            .filter(series=self.series)
+            .order_by(F("series_position").asc(nulls_last=True), "published_at", "pk")
+        )
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(series=self.series, **kwargs)
+        page = context["page_obj"]
+        context["first_number"] = page.start_index()
+        return context

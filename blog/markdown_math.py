@@ -1,0 +1,136 @@
+"""TeX math rendered to MathML on the server, as a Python-Markdown extension.
+
+Readers get math without client-side JavaScript: ``latex2mathml`` turns TeX into presentation
+MathML, which every current browser renders. The TeX source rides along as an
+``<annotation encoding="application/x-tex">`` so it can be copied, searched and read by
+assistive technology.
+
+Syntax (pandoc's rules, so prices in prose stay prose):
+
+* inline ``$…$`` – the opening ``$`` must be followed by a non-space, the closing ``$`` preceded
+  by a non-space and not followed by a digit: "costs $5 and $10" is not math. ``\\$`` is a
+  literal dollar sign.
+* inline ``\\(…\\)``
+* display ``$$…$$`` and ``\\[…\\]``: a paragraph of its own becomes
+  ``<div class="math-display"><math display="block">``; inside running text it is a
+  ``<math display="block">`` in place.
+
+Code spans and code blocks are left alone (the backtick pattern and fenced/indented code run
+first). TeX that latex2mathml cannot convert never raises: it is shown as
+``<code class="math-error">`` with the source, so the author sees what to fix in the preview.
+"""
+
+from __future__ import annotations
+
+import html
+import xml.etree.ElementTree as etree
+
+from latex2mathml.converter import convert_to_element
+from markdown import Extension
+from markdown.blockprocessors import BlockProcessor
+from markdown.inlinepatterns import InlineProcessor
+from markdown.util import AtomicString
+
+TEX_ENCODING = "application/x-tex"
+
+# One alternation so that the longest delimiter wins at any position ($$ before $).
+INLINE_MATH_RE = r"""(?x)
+    (?<!\\)(?:
+        \$\$(?P<dollars>.+?)\$\$
+      | \\\[(?P<bracket>.+?)\\\]
+      | \\\((?P<paren>.+?)\\\)
+      | (?<!\$)\$(?![\s$])(?P<dollar>(?:\\.|[^\\$])+?)(?<!\s)\$(?![$\d])
+    )"""
+
+# Display blocks: which opener goes with which closer.
+_BLOCK_DELIMITERS = {"$$": "$$", "\\[": "\\]"}
+
+# Between escape (180) and backtick (190): code spans are claimed before math, and math is
+# claimed before backslash escapes eat the "\(" and "\[" delimiters.
+INLINE_PRIORITY = 185
+# Above tables (75) and headers (70), below indented code (80) so indented "$$" stays code.
+BLOCK_PRIORITY = 78
+
+
+def tex_to_mathml(tex: str, display: bool = False, source: str | None = None) -> str:
+    """Return MathML for ``tex``; on failure a ``<code class="math-error">`` with ``source``."""
+    tex = tex.strip()
+    try:
+        math = convert_to_element(tex, display="block" if display else "inline")
+    except Exception:  # latex2mathml raises many unrelated types (IndexError, RecursionError…)
+        shown = source if source is not None else tex
+        return f'<code class="math-error">{html.escape(shown)}</code>'
+    math.attrib.pop("xmlns", None)  # HTML parsers put <math> in the MathML namespace anyway
+    # latex2mathml stores character references ("&#x02211;") as element text and relies on
+    # unescaping its own serialisation, which would also unescape "<" typed in \text{}.
+    # Decode the text here instead and let ElementTree escape it properly.
+    for el in math.iter():
+        if el.text:
+            el.text = html.unescape(el.text)
+        if el.tail:
+            el.tail = html.unescape(el.tail)
+    semantics = etree.Element("semantics")
+    for child in list(math):
+        math.remove(child)
+        semantics.append(child)
+    annotation = etree.SubElement(semantics, "annotation", encoding=TEX_ENCODING)
+    annotation.text = tex
+    math.append(semantics)
+    # Explicit end tags: the HTML parser would otherwise nest siblings inside "<mspace />".
+    return etree.tostring(math, encoding="unicode", short_empty_elements=False)
+
+
+class InlineMathProcessor(InlineProcessor):
+    def handleMatch(self, m, data):
+        display = m.group("dollars") is not None or m.group("bracket") is not None
+        tex = next(g for g in m.group("dollars", "bracket", "paren", "dollar") if g is not None)
+        if not tex.strip():
+            return None, None, None
+        mathml = tex_to_mathml(tex, display=display, source=m.group(0))
+        return self.md.htmlStash.store(mathml), m.start(0), m.end(0)
+
+
+class DisplayMathProcessor(BlockProcessor):
+    """A paragraph (possibly spanning blank lines) that is exactly ``$$…$$`` or ``\\[…\\]``."""
+
+    def test(self, parent, block):
+        return block.lstrip().startswith(tuple(_BLOCK_DELIMITERS))
+
+    def run(self, parent, blocks):
+        first = blocks[0].strip()
+        opener = next(o for o in _BLOCK_DELIMITERS if first.startswith(o))
+        closer = _BLOCK_DELIMITERS[opener]
+        text, used = first, 1
+        while True:
+            end = text.find(closer, len(opener))
+            if end != -1:
+                if text[end + len(closer) :].strip():
+                    return False  # more text after the closer: an ordinary paragraph
+                break
+            if used >= len(blocks):
+                return False  # never closed: leave it to the paragraph processor
+            text = f"{text}\n\n{blocks[used].strip()}"
+            used += 1
+        tex = text[len(opener) : end]
+        if not tex.strip():
+            return False
+        del blocks[:used]
+        div = etree.SubElement(parent, "div", {"class": "math-display"})
+        div.text = AtomicString(
+            self.parser.md.htmlStash.store(tex_to_mathml(tex, display=True, source=text))
+        )
+        return True
+
+
+class MathExtension(Extension):
+    def extendMarkdown(self, md):
+        if "$" not in md.ESCAPED_CHARS:
+            md.ESCAPED_CHARS.append("$")  # "\$" is a literal dollar sign
+        md.inlinePatterns.register(InlineMathProcessor(INLINE_MATH_RE, md), "math", INLINE_PRIORITY)
+        md.parser.blockprocessors.register(
+            DisplayMathProcessor(md.parser), "display-math", BLOCK_PRIORITY
+        )
+
+
+def makeExtension(**kwargs):
+    return MathExtension(**kwargs)

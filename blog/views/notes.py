@@ -2,7 +2,6 @@
 
 from django.db.models import Count
 from django.http import Http404
-from django.utils import translation
 from django.views import generic
 
 from ..models import Note, SiteSettings
@@ -15,12 +14,6 @@ RELATED_LIMIT = 4
 
 class HomeView(PublishedNoteMixin, generic.ListView):
     template_name = "blog/note_list.html"
-
-
-def note_url(note):
-    """The note's canonical URL: the note in the interface of its own language."""
-    with translation.override(note.language):
-        return absolute_url(note.get_absolute_url())
 
 
 def series_parts(note):
@@ -64,15 +57,15 @@ def related_notes(note, tag_ids, exclude):
     )
 
 
-def note_jsonld(note, tags, site):
+def note_jsonld(note, tags, site, url):
     data = {
         "@context": "https://schema.org",
         "@type": "BlogPosting",
         "headline": note.title,
         "description": note.excerpt,
         "inLanguage": lang_attr(note.language),
-        "url": note_url(note),
-        "mainEntityOfPage": note_url(note),
+        "url": url,
+        "mainEntityOfPage": url,
         "wordCount": note.word_count,
         "timeRequired": f"PT{note.reading_minutes}M",
     }
@@ -144,11 +137,11 @@ class NoteDetailView(CachePolicyMixin, generic.DetailView):
             counterpart=counterpart,
             series_box=series_parts(note) if note.series_id else None,
             related=related_notes(note, [tag.pk for tag in tags], exclude),
-            canonical_url=note_url(note),
             preview_status=self.preview_status(note),
             noindex=not note.is_published(),
         )
-        context["jsonld"] = note_jsonld(note, tags, SiteSettings.load()[0])
+        url = absolute_url(self.request.path)
+        context["jsonld"] = note_jsonld(note, tags, SiteSettings.load()[0], url)
         return context
 
     def preview_status(self, note):

@@ -1,6 +1,7 @@
 """Where the author writes: notes with the Markdown editor, series, tags, pages, settings."""
 
 from django.contrib import admin, messages
+from django.db import models
 from django.db.models import Count, F, Q
 from django.shortcuts import redirect
 from django.urls import reverse
@@ -15,11 +16,13 @@ from .models import NavigationLink, Note, Page, Series, SiteSettings, Status, Ta
 from .preview import make_preview_token
 
 MARKDOWN_EDITOR = {MarkdownxField: {"widget": AdminMarkdownxWidget}}
+# A source URL typed without a scheme means https (Django 6's default, adopted now).
+HTTPS_URLS = {models.URLField: {"assume_scheme": "https"}}
 
 
 @admin.register(Note)
 class NoteAdmin(admin.ModelAdmin):
-    formfield_overrides = MARKDOWN_EDITOR
+    formfield_overrides = {**MARKDOWN_EDITOR, **HTTPS_URLS}
     list_display = [
         "title",
         "language",
@@ -116,6 +119,7 @@ class SeriesAdmin(admin.ModelAdmin):
     list_display = ["title_zh", "title_en", "slug", "note_count"]
     search_fields = ["title_zh", "title_en", "slug"]
     prepopulated_fields = {"slug": ["title_en"]}
+    ordering = ["title_en"]
     inlines = [SeriesNoteInline]
 
     def get_queryset(self, request):

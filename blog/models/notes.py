@@ -227,17 +227,23 @@ class Note(models.Model):
             self.series_position = None
         self.refresh_derived_fields()
         with transaction.atomic():
+            self._unlink_third_notes()
             super().save(*args, **kwargs)
-            self._link_translation_both_ways()
 
-    def _link_translation_both_ways(self):
-        """Keep one pair per translation: links from a third note, or from the translation
-        to a third note, are dropped. :attr:`counterpart` reads the link from either side."""
+    def _unlink_third_notes(self):
+        """Keep translations in pairs: linking A to B drops any other link to or from A or B.
+
+        The link may be stored on either note of a pair; :attr:`counterpart` reads both.
+        """
         if not self.translation_id:
             return
-        Note.objects.filter(translation_id=self.pk).exclude(pk=self.translation_id).update(
-            translation=None
-        )
-        Note.objects.filter(pk=self.translation_id).exclude(translation_id=self.pk).update(
-            translation=None
-        )
+        others = Note.objects.exclude(pk=self.pk) if self.pk else Note.objects.all()
+        others.filter(translation_id=self.translation_id).update(translation=None)
+        if self.pk:
+            others.filter(translation_id=self.pk).exclude(pk=self.translation_id).update(
+                translation=None
+            )
+        # B's own link to a third note (a link from B back to A is the same pair: kept).
+        Note.objects.filter(pk=self.translation_id, translation__isnull=False).exclude(
+            translation_id=self.pk
+        ).update(translation=None)

@@ -8,20 +8,12 @@ classes with a language label, tables, footnotes, task lists, admonitions, ``???
 ``~~strike~~``, ``[TOC]``, unicode heading ids) and :mod:`blog.markdown_math` (TeX → MathML) →
 :func:`blog.sanitizer.sanitize_html` (nh3 allowlist, lazy images, rel on external links).
 
-Text statistics (documented rule, used for ``word_count`` and reading time):
-
-* every Han character, kana and hangul syllable counts as one word;
-* every run of letters/digits/underscores (apostrophes and dots inside it allowed) counts as one
-  word: "cuBLAS", "H100", "don't", "e.g", "3.14" are one word each; so
-  "在 H100 上超越 cuBLAS" is 4 + 2 = 6;
-* reading time is ``ceil(han / 300 + latin / 200)`` minutes, at least 1.
+Counting and excerpts live in :mod:`blog.text_stats`.
 """
 
 from __future__ import annotations
 
-import math
 import re
-import unicodedata
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from urllib.parse import urljoin, urlsplit
@@ -31,14 +23,12 @@ from pymdownx.slugs import slugify
 
 from .markdown_math import MathExtension
 from .sanitizer import rewrite_start_tags, sanitize_html
+from .text_stats import collapse_whitespace, count_han_and_latin, make_excerpt, reading_minutes
 
 __all__ = [
-    "Rendered", "render_markdown", "render_preview", "make_excerpt", "count_words",
-    "reading_minutes", "sanitize_html", "absolutize_urls",
+    "Rendered", "render_markdown", "render_preview", "make_excerpt", "sanitize_html",
+    "absolutize_urls",
 ]  # fmt: skip
-
-HAN_PER_MINUTE = 300
-WORDS_PER_MINUTE = 200
 
 
 @dataclass(frozen=True)
@@ -109,7 +99,7 @@ def render_markdown(text: str) -> Rendered:
     toc_match = _TOC_LIST_RE.match(md.toc) if md.toc_tokens else None
     toc_html = sanitize_html(toc_match.group(1)) if toc_match else ""
     plain, prose = _extract_text(html)
-    han, latin = _count(plain)
+    han, latin = count_han_and_latin(plain)
     return Rendered(
         html=html,
         toc_html=toc_html,
@@ -229,140 +219,8 @@ class _TextExtractor(HTMLParser):
         self.prose.append(" ")
 
 
-def _collapse(text: str) -> str:
-    return " ".join(text.split())
-
-
 def _extract_text(html: str) -> tuple[str, str]:
     parser = _TextExtractor()
     parser.feed(html)
     parser.close()
-    return _collapse("".join(parser.plain)), _collapse("".join(parser.prose))
-
-
-# --- Counting and excerpts --------------------------------------------------------------------
-
-# Han (incl. extensions and compatibility ideographs, 々 and 〇), kana, hangul.
-_CJK_CHARS = (
-    "\u3005\u3007\u3021-\u3029\u3038-\u303b\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-    "\U00020000-\U000323af\u3040-\u309f\u30a0-\u30ff\u31f0-\u31ff\uff66-\uff9f"
-    "\u1100-\u11ff\u3130-\u318f\uac00-\ud7af"
-)
-_CJK_RE = re.compile(f"[{_CJK_CHARS}]")
-_WORD_RE = re.compile(r"\w+(?:['’.]\w+)*")
-
-
-def _count(text: str) -> tuple[int, int]:
-    """(CJK characters, Latin-script words) in ``text``."""
-    han = len(_CJK_RE.findall(text))
-    return han, len(_WORD_RE.findall(_CJK_RE.sub(" ", text)))
-
-
-def count_words(text: str) -> int:
-    han, latin = _count(text or "")
-    return han + latin
-
-
-def reading_minutes(word_count_han: int, word_count_latin: int) -> int:
-    minutes = word_count_han / HAN_PER_MINUTE + word_count_latin / WORDS_PER_MINUTE
-    return max(1, math.ceil(minutes))
-
-
-_ZWJ = "\u200d"
-
-
-def _is_extender(ch: str) -> bool:
-    """Code points that belong to the preceding character (a simplified grapheme rule)."""
-    cp = ord(ch)
-    return (
-        unicodedata.category(ch) in {"Mn", "Me", "Mc"}
-        or 0xFE00 <= cp <= 0xFE0F  # variation selectors
-        or 0x1F3FB <= cp <= 0x1F3FF  # skin tones
-        or 0xE0020 <= cp <= 0xE007F  # tag sequences (subdivision flags)
-        or 0xE0100 <= cp <= 0xE01EF
-        or 0xDC00 <= cp <= 0xDFFF  # a low surrogate left unpaired by a bad decoder
-        or cp == 0x200C
-    )
-
-
-def _clusters(text: str):
-    """Split into user-perceived characters: base + combining marks, ZWJ emoji, flags."""
-    i, n = 0, len(text)
-    while i < n:
-        j = i + 1
-        if 0x1F1E6 <= ord(text[i]) <= 0x1F1FF and j < n and 0x1F1E6 <= ord(text[j]) <= 0x1F1FF:
-            j += 1  # a regional-indicator pair is one flag
-        while j < n:
-            if _is_extender(text[j]):
-                j += 1
-            elif text[j] == _ZWJ:
-                j = min(j + 2, n)  # ZWJ glues the next character on
-            else:
-                break
-        yield text[i:j]
-        i = j
-
-
-def _tokens(text: str):
-    """(token, kind) with kind in "space", "cjk", "word", "punct", "other"."""
-    word: list[str] = []
-    for cluster in _clusters(text):
-        base = cluster[0]
-        if (base.isalnum() or base == "_") and not _CJK_RE.match(base):
-            word.append(cluster)
-            continue
-        if word and base in "'’." and cluster == base:
-            word.append(cluster)  # maybe inside a word ("don't", "3.14"); settled below
-            continue
-        if word:
-            yield from _flush(word)
-            word = []
-        if base.isspace():
-            yield cluster, "space"
-        elif _CJK_RE.match(base):
-            yield cluster, "cjk"
-        elif base.isascii():
-            yield cluster, "punct"
-        else:
-            yield cluster, "other"
-    if word:
-        yield from _flush(word)
-
-
-def _flush(word: list[str]):
-    # Joiners are only part of a word when a letter follows them.
-    trailing = []
-    while word and word[-1] in {"'", "’", "."}:
-        trailing.insert(0, word.pop())
-    yield "".join(word), "word"
-    for ch in trailing:
-        yield ch, "punct"
-
-
-_TRAILING_PUNCT = " ,，、;；:：.。!！?？-–—·…(（[【《〈「『“‘\"'"
-
-
-def make_excerpt(text: str, han_limit: int = 120, word_limit: int = 50) -> str:
-    """Cut plain ``text`` to about ``han_limit`` Han characters or ``word_limit`` words.
-
-    Each CJK character (and each emoji or other non-ASCII symbol) costs ``1/han_limit``, each
-    Latin word ``1/word_limit``, ASCII punctuation a quarter of a Han character, whitespace
-    nothing; tokens are taken while the total stays within 1. Cuts fall between tokens, so a
-    word, a surrogate pair, a combining sequence or a ZWJ emoji is never split. "…" is appended
-    only when something was cut. Whitespace is collapsed.
-    """
-    text = _collapse(text or "")
-    cost_of = {
-        "cjk": 1 / han_limit,
-        "other": 1 / han_limit,
-        "punct": 0.25 / han_limit,
-        "word": 1 / word_limit,
-        "space": 0.0,
-    }
-    budget, taken, length = 1.0 + 1e-9, 0.0, 0
-    for token, kind in _tokens(text):
-        taken += cost_of[kind]
-        if taken > budget:
-            return text[:length].rstrip(_TRAILING_PUNCT) + "…"
-        length += len(token)
-    return text
+    return collapse_whitespace("".join(parser.plain)), collapse_whitespace("".join(parser.prose))

@@ -7,7 +7,9 @@ MAX_SLUG_LENGTH = 80
 
 
 def ascii_slug(text, max_length=MAX_SLUG_LENGTH):
-    """Return a stable ASCII slug: ``"在 H100 上超越 cuBLAS"`` → ``"zai-h100-shang-chao-yue-cublas"``.
+    """Return a stable ASCII slug.
+
+    ``"在 H100 上超越 cuBLAS"`` → ``"zai-h100-shang-chao-yue-cublas"``.
 
     Each Han character becomes a separate pinyin syllable (without tones), so the slug reads
     aloud and never depends on the reader's locale. Characters pypinyin leaves alone (Latin

@@ -48,8 +48,13 @@ def _open_verified(data):
         return image
     except RejectedImage:
         raise
-    except (UnidentifiedImageError, Image.DecompressionBombError, OSError, SyntaxError,
-            ValueError) as error:
+    except (
+        UnidentifiedImageError,
+        Image.DecompressionBombError,
+        OSError,
+        SyntaxError,
+        ValueError,
+    ) as error:
         raise RejectedImage(_("The file is not an image that can be read.")) from error
 
 

@@ -121,9 +121,7 @@ class Note(models.Model):
     excerpt = models.TextField(editable=False, default="")
     plain_text = models.TextField(editable=False, default="")
     word_count = models.PositiveIntegerField(_("words"), editable=False, default=0)
-    reading_minutes = models.PositiveSmallIntegerField(
-        _("reading time"), editable=False, default=1
-    )
+    reading_minutes = models.PositiveSmallIntegerField(_("reading time"), editable=False, default=1)
 
     objects = NoteQuerySet.as_manager()
 
@@ -148,6 +146,37 @@ class Note(models.Model):
 
     def __str__(self):
         return self.title
+
+    DERIVED_FIELDS = (
+        "slug",
+        "published_at",
+        "series_position",
+        "body_html",
+        "toc_html",
+        "excerpt",
+        "plain_text",
+        "word_count",
+        "reading_minutes",
+    )
+
+    def save(self, *args, **kwargs):
+        # A partial save (update_or_create, save(update_fields=...)) still stores what save()
+        # derives, or the stored HTML would silently fall behind the body.
+        if kwargs.get("update_fields"):
+            kwargs["update_fields"] = {*kwargs["update_fields"], *self.DERIVED_FIELDS}
+        if not self.slug:
+            self.slug = unique_slug(
+                ascii_slug(self.title),
+                lambda s: Note.objects.filter(slug=s).exclude(pk=self.pk).exists(),
+            )
+        if self.status == Status.PUBLISHED and self.published_at is None:
+            self.published_at = timezone.now()
+        if self.series_id is None:
+            self.series_position = None
+        self.refresh_derived_fields()
+        with transaction.atomic():
+            self._unlink_third_notes()
+            super().save(*args, **kwargs)
 
     def get_absolute_url(self):
         return reverse("blog:note-detail", kwargs={"slug": self.slug})
@@ -198,37 +227,6 @@ class Note(models.Model):
         self.word_count = rendered.word_count
         self.reading_minutes = rendered.reading_minutes
         self.excerpt = make_excerpt(self.summary) if self.summary.strip() else rendered.excerpt
-
-    DERIVED_FIELDS = (
-        "slug",
-        "published_at",
-        "series_position",
-        "body_html",
-        "toc_html",
-        "excerpt",
-        "plain_text",
-        "word_count",
-        "reading_minutes",
-    )
-
-    def save(self, *args, **kwargs):
-        # A partial save (update_or_create, save(update_fields=...)) still stores what save()
-        # derives, or the stored HTML would silently fall behind the body.
-        if kwargs.get("update_fields"):
-            kwargs["update_fields"] = {*kwargs["update_fields"], *self.DERIVED_FIELDS}
-        if not self.slug:
-            self.slug = unique_slug(
-                ascii_slug(self.title),
-                lambda s: Note.objects.filter(slug=s).exclude(pk=self.pk).exists(),
-            )
-        if self.status == Status.PUBLISHED and self.published_at is None:
-            self.published_at = timezone.now()
-        if self.series_id is None:
-            self.series_position = None
-        self.refresh_derived_fields()
-        with transaction.atomic():
-            self._unlink_third_notes()
-            super().save(*args, **kwargs)
 
     def _unlink_third_notes(self):
         """Keep translations in pairs: linking A to B drops any other link to or from A or B.

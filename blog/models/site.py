@@ -81,13 +81,6 @@ class SiteSettings(BilingualNameMixin, models.Model):
     def __str__(self):
         return str(_("Site settings"))
 
-    @property
-    def tagline(self):
-        return self.display_name
-
-    def _names(self):
-        return self.tagline_zh, self.tagline_en
-
     def save(self, *args, **kwargs):
         self.pk = 1  # one row, whatever the admin sends
         self.footer_html = render_markdown(self.footer).html
@@ -99,6 +92,13 @@ class SiteSettings(BilingualNameMixin, models.Model):
     def delete(self, *args, **kwargs):
         cache.delete(self.CACHE_KEY)
         return super().delete(*args, **kwargs)
+
+    @property
+    def tagline(self):
+        return self.display_name
+
+    def _names(self):
+        return self.tagline_zh, self.tagline_en
 
     @classmethod
     def load(cls):
@@ -135,9 +135,6 @@ class NavigationLink(BilingualNameMixin, models.Model):
     def __str__(self):
         return f"{self.label_zh} / {self.label_en}"
 
-    def _names(self):
-        return self.label_zh, self.label_en
-
     def save(self, *args, **kwargs):
         super().save(*args, **kwargs)
         cache.delete(SiteSettings.CACHE_KEY)
@@ -145,3 +142,6 @@ class NavigationLink(BilingualNameMixin, models.Model):
     def delete(self, *args, **kwargs):
         cache.delete(SiteSettings.CACHE_KEY)
         return super().delete(*args, **kwargs)
+
+    def _names(self):
+        return self.label_zh, self.label_en

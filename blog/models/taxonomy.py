@@ -159,9 +159,6 @@ class Series(BilingualNameMixin, models.Model):
     def __str__(self):
         return f"{self.title_zh} / {self.title_en}"
 
-    def _names(self):
-        return self.title_zh, self.title_en
-
     def save(self, *args, **kwargs):
         if not self.slug:
             self.slug = unique_slug(
@@ -175,3 +172,6 @@ class Series(BilingualNameMixin, models.Model):
 
     def get_absolute_url(self):
         return reverse("blog:series-detail", kwargs={"slug": self.slug})
+
+    def _names(self):
+        return self.title_zh, self.title_en

@@ -79,9 +79,9 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "blog.middleware.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # Locale before sessions: the interface language comes from the URL, so public pages
-    # do not vary on the session cookie and a cache can keep them.
-    "django.middleware.locale.LocaleMiddleware",
+    # Locale before sessions, and from the URL alone (/ Chinese, /en/ English): public pages
+    # vary neither on cookies nor on Accept-Language, so a cache can keep them.
+    "blog.middleware.URLLocaleMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.http.ConditionalGetMiddleware",

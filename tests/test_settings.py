@@ -72,14 +72,3 @@ def test_database_url_selects_postgresql_and_redis_url_the_redis_cache():
         "django.db.backends.postgresql",
         "django.core.cache.backends.redis.RedisCache",
     ], result.stderr
-
-
-@pytest.mark.django_db
-def test_security_headers_on_a_public_response(client):
-    response = client.get("/robots.txt")
-    assert response["X-Content-Type-Options"] == "nosniff"
-    assert response["Referrer-Policy"]
-    assert response["Cross-Origin-Opener-Policy"] == "same-origin"
-    assert response["X-Frame-Options"] == "DENY"
-    csp = response["Content-Security-Policy"]
-    assert "script-src 'self'" in csp and "frame-ancestors 'none'" in csp

@@ -20,9 +20,16 @@ MARKDOWN_EDITOR = {MarkdownxField: {"widget": AdminMarkdownxWidget}}
 HTTPS_URLS = {models.URLField: {"assume_scheme": "https"}}
 
 
+class MarkdownEditorMedia:
+    """Editor and preview side by side, the preview styled like the reader's page."""
+
+    css = {"all": ["css/editor-preview.css"]}
+
+
 @admin.register(Note)
 class NoteAdmin(admin.ModelAdmin):
     formfield_overrides = {**MARKDOWN_EDITOR, **HTTPS_URLS}
+    Media = MarkdownEditorMedia
     list_display = [
         "title",
         "language",
@@ -116,6 +123,7 @@ class SeriesNoteInline(admin.TabularInline):
 @admin.register(Series)
 class SeriesAdmin(admin.ModelAdmin):
     formfield_overrides = MARKDOWN_EDITOR
+    Media = MarkdownEditorMedia
     list_display = ["title_zh", "title_en", "slug", "note_count"]
     search_fields = ["title_zh", "title_en", "slug"]
     prepopulated_fields = {"slug": ["title_en"]}
@@ -163,6 +171,7 @@ class TagAdmin(admin.ModelAdmin):
 @admin.register(Page)
 class PageAdmin(admin.ModelAdmin):
     formfield_overrides = MARKDOWN_EDITOR
+    Media = MarkdownEditorMedia
     list_display = ["title", "slug", "language", "is_published", "updated_at"]
     list_filter = ["is_published", "language"]
     search_fields = ["title", "body"]

@@ -6,6 +6,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import get_language, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
+from markdownx.models import MarkdownxField
 from taggit.managers import _TaggableManager
 from taggit.models import TagBase, TaggedItemBase
 
@@ -144,7 +145,7 @@ class Series(BilingualNameMixin, models.Model):
     title_zh = models.CharField(_("Chinese title"), max_length=200)
     title_en = models.CharField(_("English title"), max_length=200)
     slug = models.SlugField(_("slug"), max_length=100, unique=True)
-    description = models.TextField(
+    description = MarkdownxField(
         _("description"), blank=True, help_text=_("Markdown, shown on the series page.")
     )
     description_html = models.TextField(editable=False, default="")

@@ -1,4 +1,8 @@
-"""Fixtures shared by the public-site tests (imported by the test modules that use them)."""
+"""Fixtures shared by the public-site tests.
+
+Test modules load them with ``pytest_plugins = ["tests.site_data"]`` and start each test in
+the Chinese interface with ``pytestmark = pytest.mark.usefixtures("chinese_interface")``.
+"""
 
 from datetime import timedelta
 
@@ -9,7 +13,7 @@ from blog.models import Language, Note, SiteSettings, Status, Tag, TaggedNote
 from tests.factories import make_note, make_page, make_series, make_tag
 
 
-@pytest.fixture(autouse=True)
+@pytest.fixture
 def chinese_interface():
     """Start each test in the default interface language: a request to /en/ leaves English
     active in the thread, which would otherwise leak into the next test's reverse()."""
@@ -55,8 +59,14 @@ def blog(db):
         source_url="https://example.com/cublas",
     )
     page = make_page(title="About", slug="about")
-    return {"gpu": gpu, "sched": sched, "series": series, "parts": parts, "english": english,
-            "page": page}
+    return {
+        "gpu": gpu,
+        "sched": sched,
+        "series": series,
+        "parts": parts,
+        "english": english,
+        "page": page,
+    }
 
 
 def bulk_blog(notes=200, tags=50):

@@ -11,17 +11,19 @@ from django.urls import reverse
 
 from blog.preview import check_preview_token, make_preview_token
 from tests.factories import make_draft, make_note, make_page, make_scheduled
-from tests.site_data import chinese_interface  # noqa: F401
+
+pytest_plugins = ["tests.site_data"]
+pytestmark = pytest.mark.usefixtures("chinese_interface")
 
 
 def _never_cached(response):
     cache_control = response.headers.get("Cache-Control", "")
-    return "no-cache" in cache_control and "private" in cache_control and "public" not in cache_control
+    return (
+        "no-cache" in cache_control and "private" in cache_control and "public" not in cache_control
+    )
 
 
-@pytest.mark.parametrize(
-    ("maker", "banner"), [(make_draft, "草稿"), (make_scheduled, "定时发布")]
-)
+@pytest.mark.parametrize(("maker", "banner"), [(make_draft, "草稿"), (make_scheduled, "定时发布")])
 def test_staff_see_unpublished_note_with_banner_and_never_cache(staff_client, maker, banner):
     note = maker(title="Work in progress", slug="wip")
     response = staff_client.get(reverse("blog:note-detail", kwargs={"slug": "wip"}))

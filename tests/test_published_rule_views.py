@@ -7,7 +7,9 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import make_draft, make_note, make_scheduled, make_series, make_tag
-from tests.site_data import chinese_interface  # noqa: F401
+
+pytest_plugins = ["tests.site_data"]
+pytestmark = pytest.mark.usefixtures("chinese_interface")
 
 
 @pytest.fixture
@@ -21,11 +23,13 @@ def hidden(db):
         title="Draft part", slug="draft-part", tags=[tag], series=series, series_position=2
     )
     scheduled = make_scheduled(
-        title="Scheduled part", slug="scheduled-part", tags=[tag], series=series,
+        title="Scheduled part",
+        slug="scheduled-part",
+        tags=[tag],
+        series=series,
         series_position=3,
     )
-    return {"tag": tag, "series": series, "public": public, "draft": draft,
-            "scheduled": scheduled}
+    return {"tag": tag, "series": series, "public": public, "draft": draft, "scheduled": scheduled}
 
 
 HIDDEN_TITLES = ("Draft part", "Scheduled part")
@@ -86,7 +90,9 @@ def test_tag_and_series_with_only_drafts_are_404(client, db):
     series = make_series(slug="hidden-series")
     make_draft(tags=[tag], series=series, series_position=1)
     assert client.get(reverse("blog:tag-detail", kwargs={"slug": tag.slug})).status_code == 404
-    assert client.get(reverse("blog:series-detail", kwargs={"slug": series.slug})).status_code == 404
+    assert (
+        client.get(reverse("blog:series-detail", kwargs={"slug": series.slug})).status_code == 404
+    )
     assert "/tags/hidden/" not in client.get(reverse("blog:tag-list")).content.decode()
 
 
@@ -112,7 +118,9 @@ def test_scheduled_note_appears_once_its_time_comes(client, db, settings):
 def test_unpublished_translation_is_not_linked(client, db):
     draft = make_draft(title="English draft", slug="english-draft", language="en")
     make_note(title="中文", slug="zh-with-draft", translation=draft)
-    html = client.get(reverse("blog:note-detail", kwargs={"slug": "zh-with-draft"})).content.decode()
+    html = client.get(
+        reverse("blog:note-detail", kwargs={"slug": "zh-with-draft"})
+    ).content.decode()
     assert "english-draft" not in html and "English draft" not in html
 
 

@@ -60,7 +60,8 @@ class PublishedNoteMixin(CachePolicyMixin):
 
     def paginate_queryset(self, queryset, page_size):
         paginator = Paginator(queryset, page_size, allow_empty_first_page=True)
-        page = paginator.get_page(self.request.GET.get(self.page_kwarg))
+        number = self.request.GET.get(self.page_kwarg)
+        page = paginator.get_page(paginator.num_pages if number == "last" else number)
         if self.require_notes and paginator.count == 0:
             raise Http404("No published notes here.")
         return paginator, page, page.object_list, page.has_other_pages()

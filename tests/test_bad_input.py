@@ -1,6 +1,8 @@
 """Odd page numbers, unknown slugs, impossible dates and junk query strings give a normal
 page or a 404, never a 500."""
 
+import re
+
 import pytest
 
 from tests.factories import make_note
@@ -103,3 +105,5 @@ def test_404_uses_the_site_template(client, blog):
     html = response.content.decode()
     assert "页面未找到" in html and 'name="robots" content="noindex"' in html
     assert client.get("/en/notes/no-such-note/").content.decode().count("Page not found") >= 1
+    switch = re.findall(r'<a href="([^"]+)" hreflang="([^"]+)"', html)
+    assert switch == [("/", "zh-Hans"), ("/en/", "en")]  # home pages, not more 404s

@@ -139,3 +139,17 @@ def test_make_preview_token_is_short_and_url_safe(db):
     token = make_preview_token(make_draft(slug="shared"))
     assert len(token) < 80
     assert "/" not in token
+
+
+def test_share_link_of_a_published_note_redirects_to_it(client, db):
+    note = make_note(slug="live-now")
+    response = client.get(_share_url(note))
+    assert response.status_code == 302
+    assert response["Location"] == "/notes/live-now/"
+    assert "public" not in response["Cache-Control"]
+
+
+def test_staff_preview_is_not_indexed(staff_client):
+    make_draft(slug="wip")
+    response = staff_client.get(reverse("blog:note-detail", kwargs={"slug": "wip"}))
+    assert response["X-Robots-Tag"] == "noindex, nofollow"

@@ -25,8 +25,9 @@ class CachePolicyMixin:
     """One Cache-Control policy: public pages for ``BIJI_PAGE_MAX_AGE`` seconds.
 
     A view sets ``self.private = True`` (a staff preview, a share link) to send never-cache
-    headers instead. Public views never touch ``request.user`` on the happy path, so the
-    session is not read and responses do not vary on the cookie.
+    headers instead, and to keep search engines away from what is not yet public. Public
+    views never touch ``request.user`` on the happy path, so the session is not read and
+    responses do not vary on the cookie.
     """
 
     private = False
@@ -36,6 +37,7 @@ class CachePolicyMixin:
         if self.private:
             add_never_cache_headers(response)
             patch_cache_control(response, private=True)
+            response.headers["X-Robots-Tag"] = "noindex, nofollow"
         elif response.status_code == 200:
             patch_cache_control(response, public=True, max_age=settings.BIJI_PAGE_MAX_AGE)
         return response

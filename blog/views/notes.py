@@ -2,6 +2,7 @@
 
 from django.db.models import Count
 from django.http import Http404
+from django.shortcuts import redirect
 from django.views import generic
 
 from ..models import Note, SiteSettings
@@ -154,7 +155,7 @@ class NoteShareView(NoteDetailView):
     """A secret share link: the note as readers will see it, for whoever holds the token.
 
     Never cached, never indexed; a bad, expired or stale token (the note was edited since)
-    is a 404.
+    is a 404, and a link to a note published since then redirects to its public page.
     """
 
     private = True
@@ -170,7 +171,9 @@ class NoteShareView(NoteDetailView):
         context.update(noindex=True, share_link=True)
         return context
 
-    def dispatch(self, request, *args, **kwargs):
-        response = super().dispatch(request, *args, **kwargs)
-        response["X-Robots-Tag"] = "noindex, nofollow"
-        return response
+    def get(self, request, *args, **kwargs):
+        self.object = self.get_object()
+        if self.object.is_published():
+            # Published since the link was made: send the reader to the public page.
+            return redirect(self.object)
+        return self.render_to_response(self.get_context_data(object=self.object))

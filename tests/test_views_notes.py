@@ -109,3 +109,10 @@ def test_page_chrome(client, blog, url):
     assert page.select_one("#theme-toggle")
     assert len(page.select(".lang-switch a[hreflang]")) == 2
     assert len(page.find_all("h1")) == 1
+
+
+def test_toc_placed_in_the_body_is_not_repeated(client, db):
+    make_note(slug="own-toc", body="[TOC]\n\n## 一\n\ntext\n\n## 二\n\nmore\n")
+    page = soup(client.get("/notes/own-toc/"))
+    assert len(page.select(".toc")) == 1
+    assert page.select_one(".prose .toc")

@@ -21,6 +21,7 @@ from urllib.parse import urljoin, urlsplit
 import markdown
 from pymdownx.slugs import slugify
 
+from .markdown_a11y import AccessibilityExtension
 from .markdown_math import MathExtension
 from .sanitizer import rewrite_start_tags, sanitize_html
 from .text_stats import collapse_whitespace, count_han_and_latin, make_excerpt, reading_minutes
@@ -66,6 +67,8 @@ _EXTENSION_CONFIGS = {
         # Unicode slugs: "为什么需要并行计算？" → "为什么需要并行计算"; repeats get "_1", "_2".
         "slugify": slugify(case="lower"),
         "permalink": True,
+        # No English "Permanent link" title inside Chinese notes; the link reads as "¶".
+        "permalink_title": "",
         "toc_depth": "1-4",
     },
     "pymdownx.highlight": {
@@ -86,7 +89,7 @@ _TOC_LIST_RE = re.compile(r'^\s*<div class="toc">\s*(<ul>.*</ul>)\s*</div>\s*$',
 def _markdown() -> markdown.Markdown:
     # A fresh instance per call: Markdown objects are stateful and not thread-safe.
     return markdown.Markdown(
-        extensions=[*_EXTENSIONS, MathExtension()],
+        extensions=[*_EXTENSIONS, MathExtension(), AccessibilityExtension()],
         extension_configs=_EXTENSION_CONFIGS,
         output_format="html",
     )

@@ -35,7 +35,7 @@ HTML_TAGS = {
     "a", "abbr", "article", "aside", "b", "bdi", "bdo", "blockquote", "br", "caption", "cite",
     "code", "col", "colgroup", "data", "dd", "del", "details", "dfn", "div", "dl", "dt", "em",
     "figcaption", "figure", "footer", "header", "hgroup", "hr", "i", "img", "input", "ins",
-    "kbd", "li", "mark", "nav", "ol", "p", "pre", "q", "rp", "rt", "ruby", "s", "samp",
+    "kbd", "label", "li", "mark", "nav", "ol", "p", "pre", "q", "rp", "rt", "ruby", "s", "samp",
     "section", "small", "span", "strong", "sub", "summary", "sup", "table", "tbody", "td",
     "tfoot", "th", "thead", "time", "tr", "u", "ul", "var", "wbr",
 } | HEADINGS  # fmt: skip

@@ -88,7 +88,25 @@ def test_task_lists_are_disabled_checkboxes_only():
     assert [box.get("type") for box in boxes] == ["checkbox", "checkbox"]
     assert all(box.has_attr("disabled") for box in boxes)
     assert [box.has_attr("checked") for box in boxes] == [True, False]
-    assert not doc.select("form, button, select, textarea, label")
+    assert not doc.select("form, button, select, textarea")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["- [x] 写完 **kernel**\n- [ ] benchmark\n", "1. [x] 写完 **kernel**\n\n2. [ ] benchmark\n"],
+    ids=["tight", "loose"],
+)
+def test_each_task_checkbox_is_labelled_by_its_text(text):
+    labels = body(text).select("li.task-list-item label")
+    assert [label.get_text(" ", strip=True) for label in labels] == ["写完 kernel", "benchmark"]
+    assert all(label.select_one("input[type=checkbox][disabled]") for label in labels)
+
+
+def test_a_nested_task_list_stays_outside_its_parent_s_label():
+    doc = body("- [ ] 父任务\n    - [x] 子任务\n")
+    outer = doc.select_one("ul.task-list > li > label, ul.task-list > li > p > label")
+    assert outer.get_text(strip=True) == "父任务"
+    assert not outer.select("ul")
 
 
 def test_admonitions_and_details():
@@ -151,6 +169,7 @@ def test_chinese_heading_ids_are_readable_unique_and_stable():
     assert ids == [h["id"] for h in second.select("h2, h3")]
     permalink = first.select_one("h2 a.headerlink")
     assert permalink["href"] == "#为什么需要并行计算"
+    assert not permalink.has_attr("title")  # no English text inside a Chinese note
 
 
 def test_no_headings_means_no_toc():

@@ -1,0 +1,105 @@
+"""On a 360 px phone nothing scrolls sideways but wide code, tables and math, inside themselves."""
+
+import pytest
+
+from .site import FLASH, visit
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 360, "height": 740}
+
+# Pages with the widest content of the demo: long code lines, a 5-column table, display math.
+MOBILE_PAGES = [
+    "/",
+    FLASH,
+    "/notes/parallel-computing-1/",
+    "/notes/cuda-warp-scheduling/",
+    "/en/notes/decode-gemv-worklog/",
+]
+
+WIDE_BLOCKS = """() => {
+  const width = document.documentElement.clientWidth;
+  const scrolls = el => ["auto", "scroll"].includes(getComputedStyle(el).overflowX);
+  const describe = el => el.tagName.toLowerCase() + (el.className ? "." +
+      String(el.className).trim().split(/\\s+/).join(".") : "");
+  const problems = [];
+  const blocks = document.querySelectorAll(
+    ".prose pre, .prose table, .prose math[display='block'], .prose .math-display");
+  for (const el of blocks) {
+    // The block itself or an ancestor inside the prose must be the scroller that keeps it in.
+    let scroller = null;
+    for (let node = el; node && !node.classList.contains("prose"); node = node.parentElement) {
+      if (scrolls(node)) { scroller = node; break; }
+    }
+    const box = (scroller || el).getBoundingClientRect();
+    if (box.left < -1 || box.right > width + 1) {
+      problems.push(`${describe(el)} spans ${Math.round(box.left)}..${Math.round(box.right)}px`
+                    + ` of a ${width}px viewport` + (scroller ? "" : " and has no scroller"));
+    } else if (!scroller && el.scrollWidth > el.clientWidth + 1) {
+      problems.push(`${describe(el)} is cut off: ${el.scrollWidth}px in ${el.clientWidth}px`);
+    }
+  }
+  return problems;
+}"""
+
+WIDEST = """() => [...document.querySelectorAll("body *")]
+  .map(el => [el, el.getBoundingClientRect()])
+  .filter(([el, box]) => box.width > 0 && box.right > document.documentElement.clientWidth + 1)
+  .slice(0, 5)
+  .map(([el, box]) => `${el.tagName.toLowerCase()}${el.id ? "#" + el.id : ""}` +
+       `${el.className && typeof el.className === "string" ? "." + el.className.trim()
+          .split(/\\s+/).join(".") : ""} right edge ${Math.round(box.right)}px`)"""
+
+
+def test_no_horizontal_scroll_on_a_phone(open_page):
+    page = open_page(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    failures = []
+    for path in MOBILE_PAGES:
+        visit(page, path)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        if width > PHONE["width"]:
+            failures.append(f"{path}: page is {width}px wide; widest: {page.evaluate(WIDEST)}")
+        failures += [f"{path}: {problem}" for problem in page.evaluate(WIDE_BLOCKS)]
+    assert not failures, "sideways scrolling on a 360px phone:\n" + "\n".join(failures)
+
+
+SCROLLERS = """() => {
+  const scrolls = el => ["auto", "scroll"].includes(getComputedStyle(el).overflowX);
+  const found = [];
+  for (const el of document.querySelectorAll(".prose pre, .prose table")) {
+    let node = el;
+    while (node && !node.classList.contains("prose") && !scrolls(node)) node = node.parentElement;
+    if (!node || node.classList.contains("prose") || node.scrollWidth <= node.clientWidth + 1) {
+      continue;  // fits, or no scroller (the first test reports that)
+    }
+    const before = node.scrollLeft;
+    node.scrollLeft = before + 40;
+    found.push({
+      kind: el.tagName.toLowerCase(),
+      scrolled: node.scrollLeft > before,
+      keyboard: node.tabIndex >= 0,
+      html: node.outerHTML.slice(0, 80),
+    });
+    node.scrollLeft = before;
+  }
+  return found;
+}"""
+
+
+@pytest.mark.parametrize(
+    ("path", "kind"),
+    [("/notes/cuda-warp-scheduling/", "pre"), ("/notes/parallel-computing-1/", "table")],
+    ids=["code", "table"],
+)
+def test_wide_blocks_scroll_inside_and_take_keyboard_focus(open_page, path, kind):
+    page = open_page(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    visit(page, path)
+    found = [block for block in page.evaluate(SCROLLERS) if block["kind"] == kind]
+    if not found:
+        pytest.fail(f"no {kind} overflows at 360px on {path}: the demo lost its wide {kind}?")
+    stuck = [block["html"] for block in found if not block["scrolled"]]
+    assert not stuck, f"wide blocks that do not scroll sideways: {stuck}"
+    # Keyboard users must be able to reach a scrolling block to scroll it (site.js adds
+    # tabindex="0" to the blocks that overflow).
+    unreachable = [block["html"] for block in found if not block["keyboard"]]
+    assert not unreachable, f"sideways-scrolling blocks without keyboard access: {unreachable}"

@@ -2,17 +2,20 @@
 
 * One chromium for the whole browser package (``browser``), a fresh context (one reader, no
   cookies, storage or HTTP cache) per page opened through ``open_page``.
-* The live server answers like production: static files are the collected, fingerprinted ones
-  served by WhiteNoise from ``STATIC_ROOT`` (Django's own staticfiles handler would look the
-  hashed names up in the source folders and answer 404 for every stylesheet and script).
-* The demo blog is loaded per test (``demo``; ~0.35 s on SQLite, ~0.7 s on PostgreSQL), since
-  ``live_server`` implies ``transactional_db``, which empties the database after each test.
+* ``demo``: the demo blog, loaded once for the package, behind a live server that answers like
+  production: static files are the collected, fingerprinted ones served by WhiteNoise from
+  ``STATIC_ROOT``. (Django's staticfiles handler, which pytest-django's ``live_server`` puts in
+  front, looks the fingerprinted names up in the source folders, finds nothing and serves no
+  stylesheet or script.) The tests only read; the database is emptied after the last one.
 * On failure a screenshot of every page the test opened is saved to
   ``tests/browser/artifacts/<test-name>.png`` and its path added to the failure report.
 
 Playwright's sync API keeps an asyncio loop running on the main thread while it is alive, which
 Django's async-safety guard would take for an async context: ``DJANGO_ALLOW_ASYNC_UNSAFE`` is
 set for exactly as long as Playwright runs (the browser package), not for the other tests.
+
+Do not use ``live_server``, ``transactional_db`` (or anything that writes) in these tests: the
+data is shared by the whole package (collection refuses the first two).
 """
 
 import io
@@ -21,7 +24,7 @@ import re
 from pathlib import Path
 
 import pytest
-from django.core.management import call_command
+from django.core.management import call_command, get_commands
 
 CHROMIUM = Path(os.environ.get("BIJI_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = [
@@ -88,12 +91,43 @@ def _no_static_handler(app):
     return app
 
 
-@pytest.fixture(scope="package")
-def live_server(request, django_db_setup, _collected_static_files):
-    """pytest-django's live server, with static files served by WhiteNoise from STATIC_ROOT.
+def _empty_the_database():
+    """What pytest-django does after a transactional test: flush every model table. The
+    search index is a table of its own (raw SQL, blog/search/), which flush does not know:
+    rebuild it from the now empty notes table, so no stale rows outlive the demo."""
+    call_command("flush", interactive=False, verbosity=0)
+    if "rebuild_search_index" in get_commands():
+        call_command("rebuild_search_index", stdout=io.StringIO())
 
-    Depends on the test database (so an in-memory SQLite connection is shared with the server
-    thread) and on the collected static files (WhiteNoise indexes STATIC_ROOT on start).
+
+@pytest.fixture(scope="package")
+def db(django_db_setup, django_db_blocker):
+    """Database access for the whole browser package, with no transaction around each test:
+    the live server must see committed data, and the tests only read it. The database is
+    emptied after the last browser test, as pytest-django does after a transactional test.
+
+    This overrides pytest-django's ``db`` for this package only; the name matters, since it
+    is how pytest-django knows to create the test database when only browser tests run.
+    """
+    with django_db_blocker.unblock():
+        try:
+            yield
+        finally:
+            _empty_the_database()
+
+
+@pytest.fixture(scope="package")
+def demo(request, db, _collected_static_files):
+    """The demo blog (blog/demo/) behind a live server, once for all the browser tests.
+
+    The tests only read, so one load serves them all: loaded per test it costs ~0.4 s on
+    SQLite and ~1 s on PostgreSQL, with the flush that follows. This is pytest-django's
+    ``LiveServer`` (the server behind its ``live_server`` fixture), with two differences:
+    static files are served by WhiteNoise from STATIC_ROOT, as in production; and the data
+    is committed once for the package (see ``db``), where ``live_server`` would make every
+    test transactional and empty the database after each.
+
+    Returns the server (``demo.url``).
     """
     from pytest_django.live_server_helper import LiveServer
 
@@ -102,18 +136,29 @@ def live_server(request, django_db_setup, _collected_static_files):
         or os.getenv("DJANGO_LIVE_TEST_SERVER_ADDRESS")
         or "localhost"
     )
-    server = LiveServer(addr, start=False)
-    server.thread.static_handler = _no_static_handler
-    server.start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-def demo(live_server, transactional_db):
-    """The demo blog (blog/demo/), loaded fresh for this test; returns the server."""
     call_command("load_demo", stdout=io.StringIO())
-    return live_server
+    server = LiveServer(addr, start=False)  # after the test database exists: SQLite's
+    server.thread.static_handler = _no_static_handler  # in-memory one is shared with it
+    server._live_server_modified_settings.enable()  # its host in ALLOWED_HOSTS
+    try:
+        server.start()
+        yield server
+        server.stop()
+    finally:
+        server._live_server_modified_settings.disable()
+
+
+def pytest_collection_modifyitems(config, items):
+    here = Path(__file__).resolve().parent
+    for item in items:
+        if here in Path(str(item.path)).resolve().parents:
+            wrong = {"live_server", "transactional_db"} & set(item.fixturenames)
+            if wrong:
+                raise pytest.UsageError(
+                    f"{item.nodeid} uses {', '.join(sorted(wrong))}: browser tests use the "
+                    "package's `demo` server; a transactional test would empty the database "
+                    "under the tests that follow."
+                )
 
 
 # --- pages ----------------------------------------------------------------------------------

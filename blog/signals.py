@@ -1,0 +1,50 @@
+"""Signal receivers, each connected to one sender: the search index follows notes and tags.
+
+Every receiver only schedules work for after the commit (blog.search.index), so an aborted
+transaction leaves the index alone and an admin save waits for nothing but its own queries.
+"""
+
+from django.db.models.signals import m2m_changed, post_delete, post_save, pre_delete
+from django.dispatch import receiver
+
+from .models import Note, Tag, TaggedNote
+from .search.index import reindex_after_commit, remove_after_commit
+
+
+@receiver(post_save, sender=Note, dispatch_uid="blog.search.note_saved")
+def index_saved_note(sender, instance, using, **kwargs):
+    reindex_after_commit([instance.pk], using)
+
+
+@receiver(post_delete, sender=Note, dispatch_uid="blog.search.note_deleted")
+def unindex_deleted_note(sender, instance, using, **kwargs):
+    remove_after_commit([instance.pk], using)
+
+
+@receiver(m2m_changed, sender=Note.tags.through, dispatch_uid="blog.search.note_tags_changed")
+def index_retagged_notes(sender, instance, action, reverse, pk_set, using, **kwargs):
+    if not reverse:  # note.tags.add/remove/set/clear(): taggit's only direction
+        if action in {"post_add", "post_remove", "post_clear"}:
+            reindex_after_commit([instance.pk], using)
+    elif action in {"post_add", "post_remove"}:  # from a tag's side: pk_set holds note ids
+        reindex_after_commit(pk_set or (), using)
+    elif action == "pre_clear":  # which notes lose the tag is only known before
+        reindex_after_commit(_note_ids(instance, using), using)
+
+
+def _note_ids(tag, using):
+    links = TaggedNote.objects.using(using).filter(tag=tag)
+    return links.values_list("content_object_id", flat=True)
+
+
+@receiver(post_save, sender=Tag, dispatch_uid="blog.search.tag_saved")
+def index_renamed_tag(sender, instance, created, using, **kwargs):
+    # Notes are found by their tags' names in both languages; a new tag has no notes yet.
+    if not created:
+        reindex_after_commit(_note_ids(instance, using), using)
+
+
+@receiver(pre_delete, sender=Tag, dispatch_uid="blog.search.tag_deleted")
+def index_notes_of_deleted_tag(sender, instance, using, **kwargs):
+    # After the commit the tag and its links are gone: re-indexing drops its names.
+    reindex_after_commit(_note_ids(instance, using), using)

@@ -1,5 +1,0 @@
-from django.views.generic import TemplateView
-
-
-class SearchView(TemplateView):
-    template_name = "base.html"

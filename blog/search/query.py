@@ -1,0 +1,89 @@
+"""Finding notes: the ranked ids of the published notes that match, then one page of them.
+
+The view and ``manage.py benchmark_search`` both call :func:`search` (or its two halves), so
+the benchmark measures what readers get. Queries per results page: one for the ranked ids (the
+count comes with them), one for the page's notes with their series, one for their tags.
+"""
+
+from __future__ import annotations
+
+from django.core.paginator import Page, Paginator
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.models import BooleanField, IntegerField
+from django.db.models.expressions import RawSQL
+
+from ..models import Note
+from .backends import backend_for
+from .text import Query, highlight, parse_query, snippet
+
+PER_PAGE = 10
+# A results page shows titles, snippets (from plain_text), dates, series and tags.
+DEFERRED_FIELDS = ("body", "body_html", "toc_html", "summary")
+
+
+def ranked_queryset(query: Query, using: str = DEFAULT_DB_ALIAS):
+    """Ids of the published notes with every term, best first (see blog.search.backends).
+
+    Ids only: sorting whole notes would read every match's body just to keep ten of them.
+    """
+    backend = backend_for(connections[using])
+    match_sql, match_params = backend.match(query.terms)
+    score_sql, score_params = backend.score(query.terms)
+    # Raw SQL with bound parameters only: the terms never become SQL or FTS syntax.
+    matches = RawSQL(match_sql, match_params, output_field=BooleanField())  # noqa: S611
+    score = RawSQL(score_sql, score_params, output_field=IntegerField())  # noqa: S611
+    return (
+        Note.objects.using(using)
+        .published()
+        .filter(matches)
+        .annotate(search_score=score)
+        .order_by("-search_score", "-published_at", "-pk")
+        .values_list("pk", flat=True)
+    )
+
+
+def ranked_ids(query: Query, using: str = DEFAULT_DB_ALIAS) -> list[int]:
+    """All matches' ids in one query: the page is cut from it and the count comes with it.
+
+    Read with a plain cursor: a common character can match thousands of notes, and the ORM's
+    per-row work would cost more than the query.
+    """
+    if not query.terms:
+        return []
+    sql, params = ranked_queryset(query, using).query.sql_with_params()
+    with connections[using].cursor() as cursor:
+        cursor.execute(sql, params)
+        return [row[0] for row in cursor.fetchall()]
+
+
+def load_results(note_ids, query: Query, using: str = DEFAULT_DB_ALIAS) -> list[Note]:
+    """The notes of one page, in rank order, each with ``search_title`` and ``search_snippet``
+    (HTML: escaped text, ``<mark>`` around the terms)."""
+    # By id only: the ids were picked by the published rule a moment ago, and repeating it
+    # here would make SQLite walk the published-notes index instead of fetching ten rows.
+    notes = (
+        Note.objects.using(using)
+        .for_listing()
+        .defer(*DEFERRED_FIELDS)
+        .order_by()
+        .in_bulk(list(note_ids))
+    )
+    results = [notes[pk] for pk in note_ids if pk in notes]
+    for note in results:
+        note.search_title = highlight(note.title, query.terms)
+        note.search_snippet = snippet(note.plain_text, query.terms)
+    return results
+
+
+def paginate(note_ids, page_number, per_page: int = PER_PAGE) -> Page:
+    """``Paginator.get_page``: a bad or out-of-range page number gives the first or last page."""
+    paginator = Paginator(note_ids, per_page)
+    return paginator.get_page(paginator.num_pages if page_number == "last" else page_number)
+
+
+def search(raw_query, page_number=1, per_page=PER_PAGE, using=DEFAULT_DB_ALIAS):
+    """(parsed query, page of results): everything the search page shows."""
+    query = parse_query(raw_query)
+    page = paginate(ranked_ids(query, using), page_number, per_page)
+    page.object_list = load_results(page.object_list, query, using)
+    return query, page

@@ -11,6 +11,7 @@ page's notes with series and tags, highlighted snippets. Not a test: timings dep
 machine. A database holding notes that this command did not make is refused without --force.
 """
 
+import os
 import random
 import statistics
 import time
@@ -259,3 +260,6 @@ class Command(BaseCommand):
             f"{'all queries':<28} {'':>4} {'':>6} {statistics.median(everything):>7.2f} "
             f"{_percentile(everything, 0.95):>7.2f} {max(everything):>7.2f}"
         )
+        # Wall-clock times: on a busy machine they say as much about the others' work.
+        load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
+        self.stdout.write(f"Load average after the run: {load} ({os.cpu_count()} CPUs).")

@@ -11,8 +11,10 @@
   ``tests/browser/artifacts/<test-name>.png`` and its path added to the failure report.
 
 Playwright's sync API keeps an asyncio loop running on the main thread while it is alive, which
-Django's async-safety guard would take for an async context: ``DJANGO_ALLOW_ASYNC_UNSAFE`` is
-set for exactly as long as Playwright runs (the browser package), not for the other tests.
+Django takes for an async context: its async-safety guard would refuse the ORM, so
+``DJANGO_ALLOW_ASYNC_UNSAFE`` is set for exactly as long as Playwright runs (the browser
+package), and its database connections live in a storage of their own, closed when Playwright
+stops.
 
 Do not use ``live_server``, ``transactional_db`` (or anything that writes) in these tests: the
 data is shared by the whole package (collection refuses the first two).
@@ -25,6 +27,7 @@ from pathlib import Path
 
 import pytest
 from django.core.management import call_command, get_commands
+from django.db import connections
 
 CHROMIUM = Path(os.environ.get("BIJI_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = [
@@ -69,8 +72,14 @@ def browser():
             chromium = playwright.chromium.launch(
                 executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
             )
-            yield chromium
-            chromium.close()
+            try:
+                yield chromium
+            finally:
+                # While Playwright's loop runs, Django keeps this thread's connections in an
+                # async-context storage of their own (asgiref.local): close them before it
+                # stops, or they stay open and PostgreSQL refuses to drop the test database.
+                connections.close_all()
+                chromium.close()
 
 
 @pytest.fixture(scope="session")

@@ -94,9 +94,7 @@ def test_an_invalid_form_keeps_what_the_author_wrote(staff_client):
 def test_publish_and_unpublish_actions(staff_client):
     drafts = [make_draft(), make_draft()]
     changelist = reverse("admin:blog_note_changelist")
-    staff_client.post(
-        changelist, {"action": "publish", "_selected_action": [n.pk for n in drafts]}
-    )
+    staff_client.post(changelist, {"action": "publish", "_selected_action": [n.pk for n in drafts]})
     assert Note.objects.published().count() == 2
     staff_client.post(changelist, {"action": "unpublish", "_selected_action": [drafts[0].pk]})
     assert Note.objects.get(pk=drafts[0].pk).status == Status.DRAFT
@@ -170,9 +168,7 @@ def test_site_settings_is_a_single_row(staff_client):
     url = reverse("admin:blog_sitesettings_changelist")
     assert staff_client.get(url)["Location"] == reverse("admin:blog_sitesettings_add")
     SiteSettings.objects.create(title="笔记")
-    assert staff_client.get(url)["Location"] == reverse(
-        "admin:blog_sitesettings_change", args=[1]
-    )
+    assert staff_client.get(url)["Location"] == reverse("admin:blog_sitesettings_change", args=[1])
     assert staff_client.get(reverse("admin:blog_sitesettings_add")).status_code == 403
 
 

@@ -109,7 +109,8 @@ BAD_FILES = {
     "html file": ("evil.html", b"<!doctype html><script>alert(1)</script>", "text/html"),
     "svg with script": (
         "logo.svg",
-        b'<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><script>alert(1)</script></svg>',
+        b'<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)">'
+        b"<script>alert(1)</script></svg>",
         "image/svg+xml",
     ),
     "png header on garbage": ("fake.png", b"\x89PNG\r\n\x1a\n" + b"\x00garbage" * 200, "image/png"),

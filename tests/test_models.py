@@ -31,7 +31,9 @@ def test_the_author_s_slug_is_kept_and_stable_across_title_edits():
 
 
 def test_derived_fields_are_stored_on_save():
-    note = make_note(body="# 标题\n\n并行计算让程序更快。Amdahl's law 说明了上限。\n\n```python\nprint(1)\n```")
+    note = make_note(
+        body="# 标题\n\n并行计算让程序更快。Amdahl's law 说明了上限。\n\n```python\nprint(1)\n```"
+    )
     stored = Note.objects.values("body_html", "excerpt", "plain_text", "word_count").get(pk=note.pk)
     assert "并行计算" in stored["body_html"]
     assert "highlight" in stored["body_html"]

@@ -21,13 +21,14 @@ def collapse_whitespace(text: str) -> str:
     return " ".join(text.split())
 
 
-# Han (incl. extensions and compatibility ideographs, 々 and 〇), kana, hangul.
-_CJK_CHARS = (
-    "\u3005\u3007\u3021-\u3029\u3038-\u303b\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-    "\U00020000-\U000323af\u3040-\u309f\u30a0-\u30ff\u31f0-\u31ff\uff66-\uff9f"
-    "\u1100-\u11ff\u3130-\u318f\uac00-\ud7af"
+# Han (with extensions, compatibility ideographs, radicals, 々 and 〇), kana, hangul and
+# bopomofo: the one definition of "CJK character", shared with search (blog.search.text).
+CJK_CHARS = (
+    "\u1100-\u11ff\u2e80-\u2fdf\u3005\u3007\u3021-\u3029\u3038-\u303b\u3040-\u30ff"
+    "\u3100-\u312f\u3130-\u318f\u31a0-\u31bf\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff"
+    "\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f\U00020000-\U000323af"
 )
-_CJK_RE = re.compile(f"[{_CJK_CHARS}]")
+_CJK_RE = re.compile(f"[{CJK_CHARS}]")
 _WORD_RE = re.compile(r"\w+(?:['’.]\w+)*")
 
 

@@ -32,17 +32,14 @@ from enum import Enum
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
+from ..text_stats import CJK_CHARS
+
 MAX_QUERY_CHARS = 200
 MAX_TERMS = 12
 SNIPPET_CHARS = 140
 MIN_SUBSTRING_CHARS = 3  # the trigram tokenizer's (and pg_trgm's) minimum
 
-# Han (with extensions, iteration marks and 〇), kana, hangul and bopomofo.
-_CJK = (
-    "\u1100-\u11ff\u2e80-\u2fdf\u3005\u3007\u3021-\u3029\u3038-\u303b\u3040-\u30ff"
-    "\u3100-\u312f\u3130-\u318f\u31a0-\u31bf\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff"
-    "\uac00-\ud7af\uf900-\ufaff\U00020000-\U000323af"
-)
+_CJK = CJK_CHARS
 _CJK_RE = re.compile(f"[{_CJK}]")
 _CJK_RUN_RE = re.compile(f"[{_CJK}]+")
 # Letters and digits that are not CJK: one "word" of Latin, Greek, Cyrillic, digits...

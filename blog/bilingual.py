@@ -1,0 +1,38 @@
+"""Names kept in both languages, shown in the reader's interface language."""
+
+from django.utils.translation import get_language
+
+
+def interface_is_chinese() -> bool:
+    return (get_language() or "zh-hans").lower().startswith("zh")
+
+
+def in_interface_language(zh: str, en: str) -> str:
+    """The text for the current interface, falling back to the other language's."""
+    return (zh or en) if interface_is_chinese() else (en or zh)
+
+
+class BilingualNameMixin:
+    """Shows ``name_zh``/``name_en`` in the reader's interface language, the other beside it.
+
+    Models say which two fields hold the names with :meth:`bilingual_names`.
+    """
+
+    def bilingual_names(self) -> tuple[str, str]:
+        """(Chinese name, English name)."""
+        raise NotImplementedError
+
+    @property
+    def display_name(self):
+        return in_interface_language(*self.bilingual_names())
+
+    @property
+    def other_name(self):
+        """The name in the other language, or "" when it would repeat the display name."""
+        zh, en = self.bilingual_names()
+        other = (en if interface_is_chinese() else zh) or ""
+        return "" if other == self.display_name else other
+
+    @property
+    def both_names(self):
+        return " / ".join(name for name in (self.display_name, self.other_name) if name)

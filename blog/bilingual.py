@@ -1,10 +1,16 @@
 """Names kept in both languages, shown in the reader's interface language."""
 
-from django.utils.translation import get_language
+from django.conf import settings
+from django.utils.translation import get_language, to_locale
 
 
 def interface_is_chinese() -> bool:
     return (get_language() or "zh-hans").lower().startswith("zh")
+
+
+def html_lang(code) -> str:
+    """A language code as HTML's ``lang`` wants it: ``zh-hans`` → ``zh-Hans``, ``en`` → ``en``."""
+    return to_locale(code or settings.LANGUAGE_CODE).replace("_", "-")
 
 
 def in_interface_language(zh: str, en: str) -> str:

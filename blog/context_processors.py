@@ -9,14 +9,5 @@ from .models import SiteSettings
 
 
 def site(request):
-    loaded = {}
-
-    def load():
-        if "value" not in loaded:
-            loaded["value"] = SiteSettings.load()
-        return loaded["value"]
-
-    return {
-        "site": SimpleLazyObject(lambda: load()[0]),
-        "navigation": SimpleLazyObject(lambda: load()[1]),
-    }
+    site = SimpleLazyObject(SiteSettings.load)
+    return {"site": site, "navigation": SimpleLazyObject(lambda: site.navigation_links)}

@@ -21,6 +21,7 @@ from urllib.parse import urljoin, urlsplit
 import markdown
 from pymdownx.slugs import slugify
 
+from .cjk import CJK_CHARS, CJK_PUNCTUATION
 from .markdown_a11y import AccessibilityExtension
 from .markdown_math import MathExtension
 from .sanitizer import rewrite_start_tags, sanitize_html
@@ -147,10 +148,19 @@ _BLOCK_TAGS = {
 }  # fmt: skip
 _HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
 _VOID_TAGS = {"area", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
-_CJK_JOIN_RE = re.compile(
-    r"(?<=[\u2e80-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef])[ \t]*\n\s*"
-    r"(?=[\u2e80-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef])"
-)
+_CJK_TEXT = CJK_CHARS + CJK_PUNCTUATION
+_CJK_JOIN_RE = re.compile(f"(?<=[{_CJK_TEXT}])[ \t]*\n\\s*(?=[{_CJK_TEXT}])")
+
+
+@dataclass(frozen=True)
+class _Frame:
+    """An open element while extracting text: where its text goes."""
+
+    tag: str
+    plain: bool  # searchable text
+    prose: bool  # excerpt material
+    in_pre: bool  # whitespace is kept as written
+    plain_outside_math: bool  # what ``plain`` was before the enclosing <math>, if any
 
 
 class _TextExtractor(HTMLParser):
@@ -160,8 +170,7 @@ class _TextExtractor(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.plain: list[str] = []
         self.prose: list[str] = []
-        # frames: [tag, plain?, prose?, in pre?, plain? outside the enclosing <math>]
-        self.stack: list[list] = [["", True, True, False, True]]
+        self.stack: list[_Frame] = [_Frame("", True, True, False, True)]
 
     def _own(self, tag, attrs):
         """(plain?, prose?) for this element itself, before inheriting from its parent."""
@@ -185,14 +194,20 @@ class _TextExtractor(HTMLParser):
         if tag in _VOID_TAGS:
             return
         parent = self.stack[-1]
-        plain, prose = self._own(tag, attrs)
-        outer = parent[1] if tag == "math" else parent[4]
         if tag == "annotation":
             # The TeX source is what search should find; it is never excerpt material.
-            self.stack.append([tag, parent[4], False, parent[3], parent[4]])
+            outside = parent.plain_outside_math
+            self.stack.append(_Frame(tag, outside, False, parent.in_pre, outside))
             return
+        plain, prose = self._own(tag, attrs)
         self.stack.append(
-            [tag, parent[1] and plain, parent[2] and prose, parent[3] or tag == "pre", outer]
+            _Frame(
+                tag,
+                plain=parent.plain and plain,
+                prose=parent.prose and prose,
+                in_pre=parent.in_pre or tag == "pre",
+                plain_outside_math=parent.plain if tag == "math" else parent.plain_outside_math,
+            )
         )
 
     def handle_startendtag(self, tag, attrs):
@@ -201,20 +216,20 @@ class _TextExtractor(HTMLParser):
 
     def handle_endtag(self, tag):
         for i in range(len(self.stack) - 1, 0, -1):
-            if self.stack[i][0] == tag:
+            if self.stack[i].tag == tag:
                 del self.stack[i:]
                 break
         if tag in _BLOCK_TAGS:
             self._separate()
 
     def handle_data(self, data):
-        _, plain, prose, in_pre, _ = self.stack[-1]
-        if not in_pre:
+        frame = self.stack[-1]
+        if not frame.in_pre:
             # A soft line break between two Chinese characters is not a space.
             data = _CJK_JOIN_RE.sub("", data)
-        if plain:
+        if frame.plain:
             self.plain.append(data)
-        if prose:
+        if frame.prose:
             self.prose.append(data)
 
     def _separate(self):

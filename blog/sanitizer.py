@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from enum import Enum
 from html import escape
 from html.parser import HTMLParser
 from urllib.parse import urlsplit
@@ -148,13 +149,21 @@ _CLEANER = nh3.Cleaner(
 )
 
 Attrs = list[tuple[str, str | None]]
-DROP: Attrs = []  # returned by a rewrite function (identity-compared): remove the start tag
+
+
+class Removal(Enum):
+    """What a rewrite function returns to remove a start tag (and so a void element)."""
+
+    DROP = "drop"
+
+
+DROP = Removal.DROP
 
 
 class _StartTagRewriter(HTMLParser):
     """Collects replacements for start tags; everything else is kept byte for byte."""
 
-    def __init__(self, source: str, rewrite: Callable[[str, Attrs], Attrs | None]):
+    def __init__(self, source: str, rewrite: Callable[[str, Attrs], Attrs | Removal | None]):
         super().__init__(convert_charrefs=True)
         self.rewrite = rewrite
         self.edits: list[tuple[int, int, str]] = []
@@ -185,7 +194,7 @@ class _StartTagRewriter(HTMLParser):
         self._tag(tag, attrs, " /")
 
 
-def rewrite_start_tags(html: str, rewrite: Callable[[str, Attrs], Attrs | None]) -> str:
+def rewrite_start_tags(html: str, rewrite: Callable[[str, Attrs], Attrs | Removal | None]) -> str:
     """Apply ``rewrite(tag, attrs)`` to every start tag.
 
     It returns None (keep the tag as it is), a new attribute list, or :data:`DROP` (only

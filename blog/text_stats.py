@@ -11,7 +11,11 @@ Text statistics (documented rule, used for ``word_count`` and reading time):
 
 import math
 import re
-import unicodedata
+
+import regex
+
+from .cjk import CJK_CHARS  # noqa: F401  (TEMPORARY re-export until blog.search imports blog.cjk)
+from .cjk import CJK_RE as _CJK_RE
 
 HAN_PER_MINUTE = 300
 WORDS_PER_MINUTE = 200
@@ -21,14 +25,6 @@ def collapse_whitespace(text: str) -> str:
     return " ".join(text.split())
 
 
-# Han (with extensions, compatibility ideographs, radicals, 々 and 〇), kana, hangul and
-# bopomofo: the one definition of "CJK character", shared with search (blog.search.text).
-CJK_CHARS = (
-    "\u1100-\u11ff\u2e80-\u2fdf\u3005\u3007\u3021-\u3029\u3038-\u303b\u3040-\u30ff"
-    "\u3100-\u312f\u3130-\u318f\u31a0-\u31bf\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff"
-    "\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f\U00020000-\U000323af"
-)
-_CJK_RE = re.compile(f"[{CJK_CHARS}]")
 _WORD_RE = re.compile(r"\w+(?:['’.]\w+)*")
 
 
@@ -38,49 +34,14 @@ def count_han_and_latin(text: str) -> tuple[int, int]:
     return han, len(_WORD_RE.findall(_CJK_RE.sub(" ", text)))
 
 
-def count_words(text: str) -> int:
-    han, latin = count_han_and_latin(text or "")
-    return han + latin
-
-
 def reading_minutes(word_count_han: int, word_count_latin: int) -> int:
     minutes = word_count_han / HAN_PER_MINUTE + word_count_latin / WORDS_PER_MINUTE
     return max(1, math.ceil(minutes))
 
 
-_ZWJ = "\u200d"
-
-
-def _is_extender(ch: str) -> bool:
-    """Code points that belong to the preceding character (a simplified grapheme rule)."""
-    cp = ord(ch)
-    return (
-        unicodedata.category(ch) in {"Mn", "Me", "Mc"}
-        or 0xFE00 <= cp <= 0xFE0F  # variation selectors
-        or 0x1F3FB <= cp <= 0x1F3FF  # skin tones
-        or 0xE0020 <= cp <= 0xE007F  # tag sequences (subdivision flags)
-        or 0xE0100 <= cp <= 0xE01EF
-        or 0xDC00 <= cp <= 0xDFFF  # a low surrogate left unpaired by a bad decoder
-        or cp == 0x200C
-    )
-
-
-def _clusters(text: str):
-    """Split into user-perceived characters: base + combining marks, ZWJ emoji, flags."""
-    i, n = 0, len(text)
-    while i < n:
-        j = i + 1
-        if 0x1F1E6 <= ord(text[i]) <= 0x1F1FF and j < n and 0x1F1E6 <= ord(text[j]) <= 0x1F1FF:
-            j += 1  # a regional-indicator pair is one flag
-        while j < n:
-            if _is_extender(text[j]):
-                j += 1
-            elif text[j] == _ZWJ:
-                j = min(j + 2, n)  # ZWJ glues the next character on
-            else:
-                break
-        yield text[i:j]
-        i = j
+# User-perceived characters (extended grapheme clusters): a base and its combining marks, a
+# ZWJ emoji sequence, a flag. An excerpt is never cut inside one.
+_clusters = regex.compile(r"\X").findall
 
 
 def _tokens(text: str):

@@ -6,10 +6,10 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from markdownx.models import MarkdownxField
-from taggit.managers import TaggableManager
 
 from ..rendering import make_excerpt, render_markdown
 from ..slugs import ascii_slug, unique_slug
+from .rendered import RenderedMarkdownMixin
 from .taxonomy import BilingualTaggableManager, TaggedNote
 
 
@@ -37,7 +37,7 @@ class NoteQuerySet(models.QuerySet):
         return self.select_related("series").prefetch_related("tags")
 
 
-class Note(models.Model):
+class Note(RenderedMarkdownMixin, models.Model):
     title = models.CharField(_("title"), max_length=200)
     slug = models.SlugField(
         _("slug"),
@@ -88,10 +88,9 @@ class Note(models.Model):
         blank=True,
         help_text=_("1 for the first part. Unique within the series."),
     )
-    tags = TaggableManager(
+    tags = BilingualTaggableManager(
         verbose_name=_("tags"),
         through=TaggedNote,
-        manager=BilingualTaggableManager,
         blank=True,
         help_text=_("Comma-separated; Chinese or English names of existing tags both work."),
     )
@@ -115,7 +114,8 @@ class Note(models.Model):
     cover = models.ImageField(_("cover image"), upload_to="covers/%Y/", blank=True)
     cover_alt = models.CharField(_("cover description"), max_length=300, blank=True)
 
-    # Derived on save by blog.rendering; never edited, never rendered per request.
+    # Derived from the Markdown by blog.rendering (see fill_derived_fields); never edited,
+    # never rendered per request.
     body_html = models.TextField(editable=False, default="")
     toc_html = models.TextField(editable=False, default="")
     excerpt = models.TextField(editable=False, default="")
@@ -147,10 +147,9 @@ class Note(models.Model):
     def __str__(self):
         return self.title
 
-    DERIVED_FIELDS = (
-        "slug",
-        "published_at",
-        "series_position",
+    # Derived by fill_derived_fields(), stored by save() and render().
+    markdown_fields = ("body", "summary")
+    derived_fields = (
         "body_html",
         "toc_html",
         "excerpt",
@@ -160,10 +159,6 @@ class Note(models.Model):
     )
 
     def save(self, *args, **kwargs):
-        # A partial save (update_or_create, save(update_fields=...)) still stores what save()
-        # derives, or the stored HTML would silently fall behind the body.
-        if kwargs.get("update_fields"):
-            kwargs["update_fields"] = {*kwargs["update_fields"], *self.DERIVED_FIELDS}
         if not self.slug:
             self.slug = unique_slug(
                 ascii_slug(self.title),
@@ -173,7 +168,6 @@ class Note(models.Model):
             self.published_at = timezone.now()
         if self.series_id is None:
             self.series_position = None
-        self.refresh_derived_fields()
         with transaction.atomic():
             self._unlink_third_notes()
             super().save(*args, **kwargs)
@@ -194,6 +188,19 @@ class Note(models.Model):
     @property
     def is_scheduled(self):
         return self.status == Status.PUBLISHED and not self.is_published()
+
+    @property
+    def shows_toc_box(self):
+        """The contents box above the body: the note has headings, and the author did not
+        place ``[TOC]`` in the body already."""
+        return bool(self.toc_html) and 'class="toc"' not in self.body_html
+
+    @property
+    def updated_after_publication(self):
+        """Edited on a later day than it was published: the page shows "Updated"."""
+        if self.published_at is None or self.updated_at is None:
+            return False
+        return timezone.localdate(self.updated_at) > timezone.localdate(self.published_at)
 
     @property
     def is_translated_article(self):
@@ -219,7 +226,7 @@ class Note(models.Model):
                 {"translation": _("A translation is written in the other language.")}
             )
 
-    def refresh_derived_fields(self):
+    def fill_derived_fields(self):
         rendered = render_markdown(self.body)
         self.body_html = rendered.html
         self.toc_html = rendered.toc_html

@@ -3,13 +3,15 @@
 from django.core.cache import cache
 from django.db import models
 from django.urls import reverse
+from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 from markdownx.models import MarkdownxField
 
+from ..bilingual import BilingualNameMixin, in_interface_language
 from ..rendering import render_markdown
 from ..slugs import ascii_slug, unique_slug
 from .notes import Language
-from .taxonomy import BilingualNameMixin
+from .rendered import RenderedMarkdownMixin
 
 
 class PageQuerySet(models.QuerySet):
@@ -17,7 +19,7 @@ class PageQuerySet(models.QuerySet):
         return self.filter(is_published=True)
 
 
-class Page(models.Model):
+class Page(RenderedMarkdownMixin, models.Model):
     """A standalone page (About, Now, Colophon) at /pages/<slug>/."""
 
     title = models.CharField(_("title"), max_length=200)
@@ -43,26 +45,29 @@ class Page(models.Model):
     def __str__(self):
         return self.title
 
+    markdown_fields = ("body",)
+    derived_fields = ("body_html", "excerpt")
+
     def save(self, *args, **kwargs):
         if not self.slug:
             self.slug = unique_slug(
                 ascii_slug(self.title) or "page",
                 lambda s: Page.objects.filter(slug=s).exclude(pk=self.pk).exists(),
             )
+        super().save(*args, **kwargs)
+
+    def fill_derived_fields(self):
         rendered = render_markdown(self.body)
         self.body_html, self.excerpt = rendered.html, rendered.excerpt
-        if kwargs.get("update_fields"):
-            kwargs["update_fields"] = {*kwargs["update_fields"], "slug", "body_html", "excerpt"}
-        super().save(*args, **kwargs)
 
     def get_absolute_url(self):
         return reverse("blog:page-detail", kwargs={"slug": self.slug})
 
 
-class SiteSettings(BilingualNameMixin, models.Model):
+class SiteSettings(RenderedMarkdownMixin, models.Model):
     """The one row of site-wide settings. Read it with :meth:`load`, which is cached."""
 
-    CACHE_KEY = "blog:site-settings:v1"
+    CACHE_KEY = "blog:site-settings:v2"  # v2: the instance itself, links in navigation_links
 
     title = models.CharField(_("site title"), max_length=100, default="笔记 biji")
     tagline_zh = models.CharField(_("Chinese tagline"), max_length=200, blank=True)
@@ -81,13 +86,16 @@ class SiteSettings(BilingualNameMixin, models.Model):
     def __str__(self):
         return str(_("Site settings"))
 
+    markdown_fields = ("footer",)
+    derived_fields = ("footer_html",)
+
     def save(self, *args, **kwargs):
         self.pk = 1  # one row, whatever the admin sends
-        self.footer_html = render_markdown(self.footer).html
-        if kwargs.get("update_fields"):
-            kwargs["update_fields"] = {*kwargs["update_fields"], "footer_html"}
         super().save(*args, **kwargs)
         cache.delete(self.CACHE_KEY)
+
+    def fill_derived_fields(self):
+        self.footer_html = render_markdown(self.footer).html
 
     def delete(self, *args, **kwargs):
         cache.delete(self.CACHE_KEY)
@@ -95,25 +103,27 @@ class SiteSettings(BilingualNameMixin, models.Model):
 
     @property
     def tagline(self):
-        return self.display_name
-
-    def _names(self):
-        return self.tagline_zh, self.tagline_en
+        """The tagline in the reader's interface language (the other one if it is empty)."""
+        return in_interface_language(self.tagline_zh, self.tagline_en)
 
     @classmethod
     def load(cls):
-        """The settings and navigation, from the shared cache (no query on a warm cache).
+        """The settings, with their links in ``navigation_links``, from the shared cache (no
+        query on a warm cache); unsaved defaults when the row does not exist yet.
 
         Saving the settings or a navigation link deletes the cache entry, and with
         ``REDIS_URL`` every worker sees that at once.
         """
-        cached = cache.get(cls.CACHE_KEY)
-        if cached is None:
-            site = cls.objects.filter(pk=1).first()
-            links = list(NavigationLink.objects.filter(site=site)) if site else []
-            cached = (site or cls(pk=1), links)
-            cache.set(cls.CACHE_KEY, cached, timeout=None)
-        return cached
+        site = cache.get(cls.CACHE_KEY)
+        if site is None:
+            site = cls.objects.filter(pk=1).first() or cls(pk=1)
+            site.navigation_links  # noqa: B018  (loaded now, so it is cached with the settings)
+            cache.set(cls.CACHE_KEY, site, timeout=None)
+        return site
+
+    @cached_property
+    def navigation_links(self):
+        return [] if self._state.adding else list(self.navigation.all())
 
 
 class NavigationLink(BilingualNameMixin, models.Model):
@@ -143,5 +153,5 @@ class NavigationLink(BilingualNameMixin, models.Model):
         cache.delete(SiteSettings.CACHE_KEY)
         return super().delete(*args, **kwargs)
 
-    def _names(self):
+    def bilingual_names(self):
         return self.label_zh, self.label_en

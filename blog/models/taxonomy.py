@@ -1,46 +1,55 @@
 """How notes are grouped: bilingual tags (django-taggit) and ordered series."""
 
-import re
-
-from django.db import models
+from django.db import IntegrityError, models, transaction
 from django.urls import reverse
-from django.utils.translation import get_language, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 from markdownx.models import MarkdownxField
-from taggit.managers import _TaggableManager
-from taggit.models import TagBase, TaggedItemBase
+from taggit.managers import TaggableManager
+from taggit.models import NaturalKeyManager, TagBase, TaggedItemBase
 
+from ..bilingual import BilingualNameMixin
+from ..cjk import has_cjk
 from ..rendering import render_markdown
 from ..slugs import ascii_slug, unique_slug
-
-HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
-
-
-def interface_is_chinese():
-    return (get_language() or "zh-hans").lower().startswith("zh")
+from .rendered import RenderedMarkdownMixin
 
 
-class BilingualNameMixin:
-    """Shows ``name_zh``/``name_en`` in the reader's interface language, the other beside it."""
+class TagManager(NaturalKeyManager):
+    def find(self, text):
+        """The tag whose English name (any case) or Chinese name is ``text``, or None."""
+        text = text.strip()
+        return (
+            self.filter(models.Q(name__iexact=text) | models.Q(name_zh=text)).order_by("pk").first()
+        )
 
-    def _names(self):
-        raise NotImplementedError
+    def resolve(self, names):
+        """Tags for names typed by an author, in order, without repeats; new ones are created.
 
-    @property
-    def display_name(self):
-        zh, en = self._names()
-        return (zh or en) if interface_is_chinese() else (en or zh)
+        Either language's name finds a tag. A new name with Chinese characters becomes the
+        Chinese name as well, so the tag admin lists it under "needs a name in the other
+        language". Two requests creating the same new tag at once both get it: the loser of
+        the race finds the winner's row instead of failing on the unique name.
+        """
+        tags = []
+        for name in names:
+            tag = name if isinstance(name, Tag) else self._find_or_create(name.strip())
+            if tag not in tags:
+                tags.append(tag)
+        return tags
 
-    @property
-    def other_name(self):
-        """The name in the other language, or "" when it would repeat the display name."""
-        zh, en = self._names()
-        other = (en if interface_is_chinese() else zh) or ""
-        return "" if other == self.display_name else other
-
-    @property
-    def both_names(self):
-        return " / ".join(name for name in (self.display_name, self.other_name) if name)
+    def _find_or_create(self, text):
+        tag = self.find(text)
+        if tag is not None:
+            return tag
+        try:
+            with transaction.atomic(using=self.db):
+                return self.create(name=text, name_zh=text if has_cjk(text) else "")
+        except IntegrityError:
+            tag = self.find(text)
+            if tag is None:
+                raise
+            return tag
 
 
 class Tag(BilingualNameMixin, TagBase):
@@ -82,7 +91,9 @@ class Tag(BilingualNameMixin, TagBase):
             )
         ]
 
-    def _names(self):
+    objects = TagManager()
+
+    def bilingual_names(self):
         return self.name_zh, self.name
 
     def slugify(self, tag, i=None):
@@ -109,37 +120,24 @@ class TaggedNote(TaggedItemBase):
         ]
 
 
-class BilingualTaggableManager(_TaggableManager):
-    """Resolves a typed tag by its English name, Chinese name or slug before creating one.
+class BilingualTaggableManager(TaggableManager):
+    """taggit's field, finding typed tags by either name (see :meth:`TagManager.resolve`).
 
-    A new tag typed in Chinese gets that name in both fields; the author adds the English
-    name in the tag admin, which lists such tags under "needs an English name".
+    The admin's tag field hands over the names the author typed; they are resolved here
+    rather than by taggit, which only knows the English ``name``. Code that tags notes passes
+    :class:`Tag` instances, or names through ``Tag.objects.resolve()``.
     """
 
-    def _to_tag_model_instances(self, tags, tag_kwargs):
-        tag_model = self.through.tag_model()
-        manager = tag_model._default_manager
-        resolved = []
-        for tag in tags:
-            if not isinstance(tag, str):
-                resolved.append(tag)
-                continue
-            text = tag.strip()
-            found = (
-                manager.filter(models.Q(name__iexact=text) | models.Q(name_zh=text))
-                .order_by("pk")
-                .first()
-            )
-            if found is None:
-                found = manager.create(
-                    name=text, name_zh=text if HAN.search(text) else "", **tag_kwargs
-                )
-            if found not in resolved:
-                resolved.append(found)
-        return resolved
+    def save_form_data(self, instance, value):
+        getattr(instance, self.name).set(Tag.objects.resolve(value))
+
+    def deconstruct(self):
+        # The database sees taggit's field: migrations need not import this module.
+        name, _path, args, kwargs = super().deconstruct()
+        return name, "taggit.managers.TaggableManager", args, kwargs
 
 
-class Series(BilingualNameMixin, models.Model):
+class Series(BilingualNameMixin, RenderedMarkdownMixin, models.Model):
     """An ordered run of notes, e.g. “GPU 笔记 / GPU notes”."""
 
     title_zh = models.CharField(_("Chinese title"), max_length=200)
@@ -160,19 +158,22 @@ class Series(BilingualNameMixin, models.Model):
     def __str__(self):
         return f"{self.title_zh} / {self.title_en}"
 
+    markdown_fields = ("description",)
+    derived_fields = ("description_html",)
+
     def save(self, *args, **kwargs):
         if not self.slug:
             self.slug = unique_slug(
                 ascii_slug(self.title_en or self.title_zh),
                 lambda s: Series.objects.filter(slug=s).exclude(pk=self.pk).exists(),
             )
-        self.description_html = render_markdown(self.description).html
-        if kwargs.get("update_fields"):
-            kwargs["update_fields"] = {*kwargs["update_fields"], "slug", "description_html"}
         super().save(*args, **kwargs)
+
+    def fill_derived_fields(self):
+        self.description_html = render_markdown(self.description).html
 
     def get_absolute_url(self):
         return reverse("blog:series-detail", kwargs={"slug": self.slug})
 
-    def _names(self):
+    def bilingual_names(self):
         return self.title_zh, self.title_en

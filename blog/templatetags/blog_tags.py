@@ -6,8 +6,13 @@ from django import template
 from django.conf import settings
 from django.urls import translate_url
 from django.utils import translation
-from django.utils.html import format_html
+from django.utils.formats import date_format
+from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext, pgettext
 from django.utils.safestring import mark_safe
+
+from ..bilingual import html_lang
+from ..site_url import absolute_url
 
 register = template.Library()
 
@@ -15,18 +20,7 @@ register = template.Library()
 _JSON_ESCAPES = {ord("<"): "\\u003C", ord(">"): "\\u003E", ord("&"): "\\u0026"}
 
 
-def absolute_url(path):
-    """``settings.SITE_URL`` + ``path``; full URLs pass through unchanged."""
-    path = str(path or "/")
-    if path.startswith(("http://", "https://")):
-        return path
-    return settings.SITE_URL + (path if path.startswith("/") else "/" + path)
-
-
-@register.filter
-def lang_attr(code):
-    """A language code as HTML wants it: ``zh-hans`` → ``zh-Hans``, ``en`` → ``en``."""
-    return translation.to_locale(code or settings.LANGUAGE_CODE).replace("_", "-")
+register.filter("lang_attr", html_lang)
 
 
 @register.simple_tag
@@ -40,13 +34,25 @@ def other_language():
     current = translation.get_language() or settings.LANGUAGE_CODE
     for code, _name in settings.LANGUAGES:
         if code != current:
-            return lang_attr(code)
-    return lang_attr(current)
+            return html_lang(code)
+    return html_lang(current)
 
 
 def _page_suffix(context):
     page = context.get("page_obj")
     return f"?page={page.number}" if page is not None and page.number > 1 else ""
+
+
+@register.simple_tag(takes_context=True)
+def page_url(context, number):
+    """The current list's URL for page ``number``, keeping the other query parameters (the
+    search query); page 1 has no ``page`` parameter, so it has one URL only."""
+    request = context["request"]
+    query = request.GET.copy()
+    query.pop("page", None)
+    if number != 1:
+        query["page"] = number
+    return f"?{query.urlencode()}" if query else request.path
 
 
 @register.simple_tag(takes_context=True)
@@ -73,7 +79,7 @@ def language_versions(context):
         versions.append(
             {
                 "code": code,
-                "hreflang": lang_attr(code),
+                "hreflang": html_lang(code),
                 "name": translation.get_language_info(code)["name_local"],
                 "url": url + suffix,
                 "absolute_url": absolute_url(url) + suffix,
@@ -106,3 +112,31 @@ def note_url_in(note, code=None):
     """A note's path in the interface of ``code`` (its own language by default)."""
     with translation.override(code or note.language):
         return note.get_absolute_url()
+
+
+@register.simple_tag
+def source_credit(note):
+    """Where a translated article comes from: "Original: <title>, by <author>, <date>."
+
+    The title links to the original when its URL is known; a URL without a title links as
+    "Original article".
+    """
+    link = '<a href="{}" rel="noopener external">{}</a>'
+    if note.source_title:
+        title = format_html(link, note.source_url, note.source_title) if note.source_url else note.source_title
+        parts = [format_html("{} <cite>{}</cite>", pgettext("source of a translated article", "Original:"), title)]
+    elif note.source_url:
+        parts = [format_html(link, note.source_url, gettext("Original article"))]
+    else:
+        parts = []
+    if note.source_author:
+        parts.append(gettext("by %(author)s") % {"author": note.source_author})
+    if note.source_date:
+        parts.append(
+            format_html(
+                '<time datetime="{}">{}</time>',
+                note.source_date.isoformat(),
+                date_format(note.source_date, "DATE_FORMAT"),
+            )
+        )
+    return format_html("{}.", format_html_join(", ", "{}", ((part,) for part in parts)))

@@ -6,6 +6,7 @@ from django.http import Http404
 from django.utils.cache import add_never_cache_headers, patch_cache_control
 
 from ..models import Note
+from ..pagination import get_page
 
 # Lists show titles, excerpts, dates and tags: the stored bodies stay in the database.
 LIST_DEFERRED_FIELDS = ("body", "body_html", "toc_html", "plain_text")
@@ -62,8 +63,7 @@ class PublishedNoteMixin(CachePolicyMixin):
 
     def paginate_queryset(self, queryset, page_size):
         paginator = Paginator(queryset, page_size, allow_empty_first_page=True)
-        number = self.request.GET.get(self.page_kwarg)
-        page = paginator.get_page(paginator.num_pages if number == "last" else number)
+        page = get_page(paginator, self.request.GET.get(self.page_kwarg))
         if self.require_notes and paginator.count == 0:
             raise Http404("No published notes here.")
         return paginator, page, page.object_list, page.has_other_pages()

@@ -5,9 +5,10 @@ from django.http import Http404
 from django.shortcuts import redirect
 from django.views import generic
 
+from ..bilingual import html_lang
 from ..models import Note, SiteSettings
 from ..preview import check_preview_token
-from ..templatetags.blog_tags import absolute_url, lang_attr
+from ..site_url import absolute_url
 from .base import CachePolicyMixin, PublishedNoteMixin, can_preview
 
 RELATED_LIMIT = 4
@@ -64,7 +65,7 @@ def note_jsonld(note, tags, site, url):
         "@type": "BlogPosting",
         "headline": note.title,
         "description": note.excerpt,
-        "inLanguage": lang_attr(note.language),
+        "inLanguage": html_lang(note.language),
         "url": url,
         "mainEntityOfPage": url,
         "wordCount": note.word_count,
@@ -142,7 +143,7 @@ class NoteDetailView(CachePolicyMixin, generic.DetailView):
             noindex=not note.is_published(),
         )
         url = absolute_url(self.request.path)
-        context["jsonld"] = note_jsonld(note, tags, SiteSettings.load()[0], url)
+        context["jsonld"] = note_jsonld(note, tags, SiteSettings.load(), url)
         return context
 
     def preview_status(self, note):

@@ -9,7 +9,7 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
 
 from ..models import Page
-from ..templatetags.blog_tags import absolute_url
+from ..site_url import absolute_url
 from .base import CachePolicyMixin, can_preview
 
 

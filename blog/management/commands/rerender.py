@@ -1,7 +1,8 @@
-"""Store every note, series, page and the site settings again through the current renderer.
+"""Render every note, series, page and the site settings again through the current renderer.
 
 HTML is rendered on save, never per request; after an upgrade that changes the rendering
-pipeline, this brings what is stored in line with what a new save would produce.
+pipeline, this brings what is stored in line with what a new save would produce. Only the
+derived fields are written (``render()``): no date moves, no share link is revoked.
 """
 
 from django.core.management.base import BaseCommand
@@ -17,8 +18,9 @@ class Command(BaseCommand):
         counts = {}
         with transaction.atomic():
             for model in (Series, Note, Page, SiteSettings):
-                objects = list(model.objects.all())
-                for obj in objects:
-                    obj.save()
-                counts[model.__name__] = len(objects)
+                count = 0
+                for obj in model.objects.iterator(chunk_size=500):
+                    obj.render()
+                    count += 1
+                counts[model.__name__] = count
         self.stdout.write("Rendered " + ", ".join(f"{name}: {n}" for name, n in counts.items()))

@@ -1,5 +1,6 @@
 """Where the author writes: notes with the Markdown editor, series, tags, pages, settings."""
 
+from django.conf import settings
 from django.contrib import admin, messages
 from django.db import models
 from django.db.models import Count, F, Q
@@ -46,7 +47,7 @@ class NoteAdmin(admin.ModelAdmin):
     autocomplete_fields = ["series", "translation"]
     list_select_related = ["series"]
     readonly_fields = ["word_count", "reading_minutes", "excerpt", "share_link", "updated_at"]
-    actions = ["publish", "unpublish"]
+    actions = ["publish", "unpublish", "render_again"]
     save_on_top = True
     fieldsets = [
         (None, {"fields": ["title", "slug", "language", "body", "summary", "tags"]}),
@@ -70,11 +71,13 @@ class NoteAdmin(admin.ModelAdmin):
         url = reverse(
             "blog:note-share", kwargs={"slug": note.slug, "token": make_preview_token(note)}
         )
-        return format_html(
-            '<a href="{0}">{0}</a><div class="help">{1}</div>',
-            url,
-            _("Anyone with this link can read the draft for 7 days, until the note changes."),
-        )
+        days = max(1, settings.BIJI_PREVIEW_MAX_AGE // 86400)
+        help_text = ngettext(
+            "Anyone with this link can read the draft for %(days)d day, until the note changes.",
+            "Anyone with this link can read the draft for %(days)d days, until the note changes.",
+            days,
+        ) % {"days": days}
+        return format_html('<a href="{0}">{0}</a><div class="help">{1}</div>', url, help_text)
 
     @admin.action(description=_("Publish the selected notes now (or at their scheduled time)"))
     def publish(self, request, queryset):
@@ -99,6 +102,20 @@ class NoteAdmin(admin.ModelAdmin):
         self.message_user(
             request,
             ngettext("%d note returned to draft.", "%d notes returned to draft.", len(notes))
+            % len(notes),
+            messages.SUCCESS,
+        )
+
+
+    @admin.action(description=_("Render the selected notes again (no date changes)"))
+    def render_again(self, request, queryset):
+        # After a renderer upgrade: the HTML follows, updated_at and share links stay.
+        notes = list(queryset)
+        for note in notes:
+            note.render()
+        self.message_user(
+            request,
+            ngettext("%d note rendered again.", "%d notes rendered again.", len(notes))
             % len(notes),
             messages.SUCCESS,
         )

@@ -8,4 +8,4 @@ class BlogConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        from . import signals  # noqa: F401  (connects the search index and cache hooks)
+        from . import signals  # noqa: F401  (connects the search index's receivers)

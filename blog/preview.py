@@ -2,7 +2,7 @@
 
 A token signs the note's primary key *and* its ``updated_at``, so any edit of the note revokes
 every link made before it; links also expire after ``settings.BIJI_PREVIEW_MAX_AGE`` seconds
-(seven days unless set). The token carries only the timestamp and the signature: the rest of
+(seven days by default). The token carries only the timestamp and the signature: the rest of
 the signed value is rebuilt from the note itself, which keeps share URLs short.
 """
 
@@ -10,7 +10,6 @@ from django.conf import settings
 from django.core import signing
 
 SALT = "blog.preview.note"
-DEFAULT_MAX_AGE = 7 * 86400
 
 
 def _signer():
@@ -32,16 +31,9 @@ def check_preview_token(note, token) -> bool:
     """True while ``token`` was made for this very version of ``note`` and has not expired."""
     if not token or len(token) > 200:
         return False
-    max_age = getattr(settings, "BIJI_PREVIEW_MAX_AGE", DEFAULT_MAX_AGE)
     try:
-        _signer().unsign(f"{_fingerprint(note)}:{token}", max_age=max_age)
+        _signer().unsign(f"{_fingerprint(note)}:{token}", max_age=settings.BIJI_PREVIEW_MAX_AGE)
     except signing.BadSignature:  # also SignatureExpired
         return False
     return True
 
-
-def preview_url(note) -> str:
-    """The share link's path (relative; the admin makes it absolute)."""
-    from django.urls import reverse
-
-    return reverse("blog:note-share", kwargs={"slug": note.slug, "token": make_preview_token(note)})

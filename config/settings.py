@@ -195,6 +195,9 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = BIJI_UPLOAD_MAX_BYTES + 1024 * 1024
 
 TAGGIT_CASE_INSENSITIVE = True
 
+# Share links to drafts expire after this many seconds (and at any edit of the note).
+BIJI_PREVIEW_MAX_AGE = int(env("BIJI_PREVIEW_MAX_AGE", str(7 * 86400)))
+
 # Public pages may be kept this long by browsers and shared caches (seconds).
 BIJI_PAGE_MAX_AGE = int(env("BIJI_PAGE_MAX_AGE", "300"))
 

@@ -3,6 +3,7 @@
 from datetime import timedelta
 
 import pytest
+from django.urls import reverse
 from django.utils import timezone
 
 from blog.models import Note, Page, Series, SiteSettings
@@ -102,3 +103,17 @@ def test_series_pages_and_site_settings_render_on_save_and_on_render(
     obj.render()
     assert getattr(model.objects.get(pk=obj.pk), derived) == html
 
+
+
+def test_the_admin_action_renders_again_without_moving_dates(staff_client):
+    note = make_note(body="**粗体**")
+    long_ago = timezone.now() - timedelta(days=30)
+    Note.objects.filter(pk=note.pk).update(updated_at=long_ago, body_html="stale")
+    response = staff_client.post(
+        reverse("admin:blog_note_changelist"),
+        {"action": "render_again", "_selected_action": [note.pk]},
+        follow=True,
+    )
+    assert response.status_code == 200
+    row = stored(note)
+    assert row.body_html == "<p><strong>粗体</strong></p>" and row.updated_at == long_ago

@@ -75,11 +75,11 @@
 
   /* Wide code, tables and display math scroll sideways: keyboard users must reach them. */
   function markScrollable() {
-    var wide = document.querySelectorAll(".prose pre, .prose table, .prose .table-wrap, .prose math[display='block'], .prose .arithmatex");
+    var wide = document.querySelectorAll(".prose pre, .prose table, .prose math[display='block']");
     Array.prototype.forEach.call(wide, function (el) {
       if (el.scrollWidth > el.clientWidth + 1) {
         if (!el.hasAttribute("tabindex")) el.setAttribute("tabindex", "0");
-      } else if (el.getAttribute("tabindex") === "0" && el.dataset.keepTab !== "1") {
+      } else if (el.getAttribute("tabindex") === "0") {
         el.removeAttribute("tabindex");
       }
     });

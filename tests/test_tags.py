@@ -1,0 +1,60 @@
+"""Bilingual tags: either name finds a tag, in the admin's tag field and through the manager."""
+
+import pytest
+from django.urls import reverse
+
+from blog.models import Note, Tag
+from tests.factories import make_note, make_tag
+
+pytestmark = pytest.mark.django_db
+
+
+def test_resolve_finds_tags_by_either_name_and_creates_new_ones():
+    scheduling = make_tag(name="Scheduling", name_zh="调度")
+    tags = Tag.objects.resolve(["调度", "scheduling", "CUDA", "算子", "SCHEDULING"])
+    assert tags[0] == scheduling and len(tags) == 3  # repeats dropped, order kept
+    cuda, operator = tags[1:]
+    assert (cuda.name, cuda.name_zh) == ("CUDA", "")
+    # A new Chinese name is the Chinese name too, so the tag admin lists it as needing English.
+    assert (operator.name, operator.name_zh) == ("算子", "算子")
+    assert Tag.objects.count() == 3
+
+
+def test_resolve_survives_losing_a_creation_race(monkeypatch):
+    """Another request created the same tag between the look-up and the insert."""
+    real_find = Tag.objects.find
+    calls = []
+
+    def find_after_the_other_request(text):
+        calls.append(text)
+        if len(calls) == 1:
+            Tag.objects.create(name=text)  # the other request wins
+            return None
+        return real_find(text)
+
+    monkeypatch.setattr(Tag.objects, "find", find_after_the_other_request)
+    (tag,) = Tag.objects.resolve(["Triton"])
+    assert tag.name == "Triton" and Tag.objects.filter(name="Triton").count() == 1
+
+
+def test_typing_a_chinese_name_in_the_admin_finds_the_existing_tag(staff_client):
+    scheduling = make_tag(name="Scheduling", name_zh="调度")
+    note = make_note(title="Warp 调度", slug="warp")
+    url = reverse("admin:blog_note_change", args=[note.pk])
+    form = staff_client.get(url).context["adminform"].form
+    data = {k: v for k, v in form.initial.items() if v is not None and k not in {"tags", "cover"}}
+    data.update(
+        published_at_0=note.published_at.strftime("%Y-%m-%d"),
+        published_at_1=note.published_at.strftime("%H:%M:%S"),
+        tags="调度, Kernels",
+        series="",
+        translation="",
+        source_date="",
+        series_position="",
+    )
+    data.pop("published_at", None)
+    response = staff_client.post(url, data)
+    assert response.status_code == 302, response.context["adminform"].form.errors
+    note = Note.objects.get(pk=note.pk)
+    assert set(note.tags.all()) == {scheduling, Tag.objects.get(name="Kernels")}
+    assert Tag.objects.count() == 2

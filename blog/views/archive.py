@@ -23,6 +23,10 @@ from .base import PublishedNoteMixin
 MIN_YEAR, MAX_YEAR = 1970, 9998
 
 
+def start_of_day(day):
+    return timezone.make_aware(datetime.datetime.combine(day, datetime.time.min))
+
+
 def month_counts():
     """[(first day of month, number of published notes)], newest first, in one query."""
     rows = (
@@ -52,8 +56,8 @@ class NoteArchiveMixin(PublishedNoteMixin):
     def period_bounds(self, start, end):
         """Aware datetimes for [start, end) in the current time zone."""
         return {
-            "published_at__gte": self._make_date_lookup_arg(start),
-            "published_at__lt": self._make_date_lookup_arg(end),
+            "published_at__gte": start_of_day(start),
+            "published_at__lt": start_of_day(end),
         }
 
     def checked_year(self):

@@ -13,6 +13,7 @@ from django.utils.safestring import mark_safe
 
 from ..bilingual import html_lang
 from ..site_url import absolute_url
+from ..validators import safe_url
 
 register = template.Library()
 
@@ -21,6 +22,7 @@ _JSON_ESCAPES = {ord("<"): "\\u003C", ord(">"): "\\u003E", ord("&"): "\\u0026"}
 
 
 register.filter("lang_attr", html_lang)
+register.filter("safe_url", safe_url)
 
 
 @register.simple_tag
@@ -122,11 +124,13 @@ def source_credit(note):
     "Original article".
     """
     link = '<a href="{}" rel="noopener external">{}</a>'
+    url = safe_url(note.source_url)
     if note.source_title:
-        title = format_html(link, note.source_url, note.source_title) if note.source_url else note.source_title
-        parts = [format_html("{} <cite>{}</cite>", pgettext("source of a translated article", "Original:"), title)]
-    elif note.source_url:
-        parts = [format_html(link, note.source_url, gettext("Original article"))]
+        title = format_html(link, url, note.source_title) if url else note.source_title
+        original = pgettext("source of a translated article", "Original:")
+        parts = [format_html("{} <cite>{}</cite>", original, title)]
+    elif url:
+        parts = [format_html(link, url, gettext("Original article"))]
     else:
         parts = []
     if note.source_author:

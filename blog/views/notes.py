@@ -9,6 +9,7 @@ from ..bilingual import html_lang
 from ..models import Note, SiteSettings
 from ..preview import check_preview_token
 from ..site_url import absolute_url
+from ..validators import safe_url
 from .base import CachePolicyMixin, PublishedNoteMixin, can_preview
 
 RELATED_LIMIT = 4
@@ -93,7 +94,7 @@ def note_jsonld(note, tags, site, url):
             original["name"] = note.source_title
         if note.source_author:
             original["author"] = {"@type": "Person", "name": note.source_author}
-        if note.source_url:
+        if safe_url(note.source_url):
             original["url"] = note.source_url
         data["translationOfWork"] = original
     return data

@@ -1,7 +1,8 @@
 """Names kept in both languages, shown in the reader's interface language."""
 
 from django.conf import settings
-from django.utils.translation import get_language, to_locale
+from django.utils import translation
+from django.utils.translation import get_language, pgettext, to_locale
 
 
 def interface_is_chinese() -> bool:
@@ -11,6 +12,12 @@ def interface_is_chinese() -> bool:
 def html_lang(code) -> str:
     """A language code as HTML's ``lang`` wants it: ``zh-hans`` → ``zh-Hans``, ``en`` → ``en``."""
     return to_locale(code or settings.LANGUAGE_CODE).replace("_", "-")
+
+
+def contents_title(language) -> str:
+    """The title of a table of contents, in ``language`` (a note's, not the reader's)."""
+    with translation.override(language or settings.LANGUAGE_CODE):
+        return pgettext("table of contents", "Contents")
 
 
 def in_interface_language(zh: str, en: str) -> str:

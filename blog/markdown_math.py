@@ -40,7 +40,13 @@ INLINE_MATH_RE = r"""(?x)
       | \\\[(?P<bracket>.+?)\\\]
       | \\\((?P<paren>.+?)\\\)
       | (?<!\$)\$(?![\s$])(?P<dollar>(?:\\.|[^\\$])+?)(?<!\s)\$(?![$\d])
-    )"""
+    )
+    (?P<punct>[，。、；：！？）》」』”’〉】〕…—]*)"""
+
+# Chinese punctuation may not start a line; after inline math, the browser would put it there
+# (math is a box it can break after). Math and the punctuation that follows it are one
+# unbreakable span.
+NOWRAP_CLASS = "math-inline"
 
 # Display blocks: which opener goes with which closer.
 _BLOCK_DELIMITERS = {"$$": "$$", "\\[": "\\]"}
@@ -86,7 +92,11 @@ class InlineMathProcessor(InlineProcessor):
         tex = next(g for g in m.group("dollars", "bracket", "paren", "dollar") if g is not None)
         if not tex.strip():
             return None, None, None
-        mathml = tex_to_mathml(tex, display=display, source=m.group(0))
+        punct = m.group("punct")
+        source = m.group(0)[: len(m.group(0)) - len(punct)]
+        mathml = tex_to_mathml(tex, display=display, source=source)
+        if punct:
+            mathml = f'<span class="{NOWRAP_CLASS}">{mathml}{html.escape(punct)}</span>'
         return self.md.htmlStash.store(mathml), m.start(0), m.end(0)
 
 

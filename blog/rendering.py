@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from html.parser import HTMLParser
 from urllib.parse import urljoin, urlsplit
 
+from html import escape
+
 import markdown
 from pymdownx.slugs import slugify
 
@@ -84,6 +86,9 @@ _EXTENSION_CONFIGS = {
     "pymdownx.tilde": {"subscript": False},
 }
 _EMPTY_TOC_RE = re.compile(r'<div class="toc">\s*<ul>\s*</ul>\s*</div>')
+# The author's [TOC]: a navigation landmark with a title, like the page's own contents box.
+_INLINE_TOC_RE = re.compile(r'<div class="toc">(\s*<ul>.*?</ul>\s*)</div>', re.DOTALL)
+INLINE_TOC_TITLE_ID = "toc-title"
 _TOC_LIST_RE = re.compile(r'^\s*<div class="toc">\s*(<ul>.*</ul>)\s*</div>\s*$', re.DOTALL)
 
 
@@ -96,10 +101,22 @@ def _markdown() -> markdown.Markdown:
     )
 
 
-def render_markdown(text: str) -> Rendered:
+def _titled_toc(html: str, title: str) -> str:
+    return _INLINE_TOC_RE.sub(
+        lambda m: (
+            f'<nav class="toc" aria-labelledby="{INLINE_TOC_TITLE_ID}">'
+            f'<h2 id="{INLINE_TOC_TITLE_ID}">{escape(title)}</h2>{m.group(1)}</nav>'
+        ),
+        html,
+        count=1,
+    )
+
+
+def render_markdown(text: str, toc_title: str = "Contents") -> Rendered:
+    """Render ``text``. ``toc_title`` heads the author's ``[TOC]``, in the text's language."""
     md = _markdown()
     body = _EMPTY_TOC_RE.sub("", md.convert(text or ""))
-    html = sanitize_html(body)
+    html = sanitize_html(_titled_toc(body, toc_title))
     toc_match = _TOC_LIST_RE.match(md.toc) if md.toc_tokens else None
     toc_html = sanitize_html(toc_match.group(1)) if toc_match else ""
     plain, prose = _extract_text(html)
@@ -114,9 +131,9 @@ def render_markdown(text: str) -> Rendered:
     )
 
 
-def render_preview(text: str) -> str:
+def render_preview(text: str, toc_title: str = "Contents") -> str:
     """The admin's live preview: exactly what readers get (``[TOC]`` included)."""
-    return render_markdown(text).html
+    return render_markdown(text, toc_title).html
 
 
 def absolutize_urls(html: str, base_url: str) -> str:
@@ -144,7 +161,7 @@ def absolutize_urls(html: str, base_url: str) -> str:
 _BLOCK_TAGS = {
     "address", "article", "aside", "blockquote", "br", "caption", "dd", "details", "div", "dl",
     "dt", "figcaption", "figure", "footer", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr",
-    "li", "ol", "p", "pre", "section", "summary", "table", "td", "th", "tr", "ul",
+    "li", "nav", "ol", "p", "pre", "section", "summary", "table", "td", "th", "tr", "ul",
 }  # fmt: skip
 _HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
 _VOID_TAGS = {"area", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
@@ -152,7 +169,7 @@ _CJK_TEXT = CJK_CHARS + CJK_PUNCTUATION
 _CJK_JOIN_RE = re.compile(f"(?<=[{_CJK_TEXT}])[ \t]*\n\\s*(?=[{_CJK_TEXT}])")
 
 
-@dataclass(frozen=True)
+@dataclass
 class _Frame:
     """An open element while extracting text: where its text goes."""
 
@@ -161,6 +178,11 @@ class _Frame:
     prose: bool  # excerpt material
     in_pre: bool  # whitespace is kept as written
     plain_outside_math: bool  # what ``plain`` was before the enclosing <math>, if any
+    children: int = 0  # element children seen so far (a subscript is the second of <msub>)
+
+
+# MathML scripts read as text: t_{launch} is "t_launch" in an excerpt, not "tlaunch".
+_SCRIPT_MARKS = {"msub": {2: "_"}, "msup": {2: "^"}, "msubsup": {2: "_", 3: "^"}}
 
 
 class _TextExtractor(HTMLParser):
@@ -194,6 +216,10 @@ class _TextExtractor(HTMLParser):
         if tag in _VOID_TAGS:
             return
         parent = self.stack[-1]
+        parent.children += 1
+        mark = _SCRIPT_MARKS.get(parent.tag, {}).get(parent.children)
+        if mark and parent.prose:
+            self.prose.append(mark)
         if tag == "annotation":
             # The TeX source is what search should find; it is never excerpt material.
             outside = parent.plain_outside_math
@@ -233,12 +259,25 @@ class _TextExtractor(HTMLParser):
             self.prose.append(data)
 
     def _separate(self):
-        self.plain.append(" ")
-        self.prose.append(" ")
+        self.plain.append(_BLOCK_BREAK)
+        self.prose.append(_BLOCK_BREAK)
+
+
+# Where one block ends and the next begins. Blocks are joined with a space, except after a
+# Chinese sentence's closing punctuation: "第一段。第二段", as Chinese is written.
+_BLOCK_BREAK = "\ue000"  # private use: should an author type one, it reads as a space
+_CJK_SENTENCE_BREAK_RE = re.compile(
+    f"(?<=[{CJK_PUNCTUATION}])[\\s{_BLOCK_BREAK}]*{_BLOCK_BREAK}[\\s{_BLOCK_BREAK}]*(?=[{_CJK_TEXT}])"
+)
+
+
+def _joined(parts: list[str]) -> str:
+    text = _CJK_SENTENCE_BREAK_RE.sub("", "".join(parts))
+    return collapse_whitespace(text.replace(_BLOCK_BREAK, " "))
 
 
 def _extract_text(html: str) -> tuple[str, str]:
     parser = _TextExtractor()
     parser.feed(html)
     parser.close()
-    return collapse_whitespace("".join(parser.plain)), collapse_whitespace("".join(parser.prose))
+    return _joined(parser.plain), _joined(parser.prose)

@@ -76,6 +76,7 @@ ATTRIBUTES: dict[str, set[str]] = {
     "colgroup": {"span"},
     "details": {"open"},
     "time": {"datetime"},
+    "nav": {"aria-labelledby"},
     "data": {"value"},
     "del": {"datetime"},
     "ins": {"datetime"},
@@ -99,8 +100,9 @@ ADMONITION_TYPES = {
 }  # fmt: skip
 ALLOWED_CLASSES: dict[str, set[str]] = {
     # "filename" is the code block's language label; hll/linenos for highlighted/numbered lines
-    "span": PYGMENTS_CLASSES | {"filename", "hll", "linenos"},
+    "span": PYGMENTS_CLASSES | {"filename", "hll", "linenos", "math-inline"},
     "div": {"highlight", "admonition", "footnote", "toc", "math-display"} | ADMONITION_TYPES,
+    "nav": {"toc"},
     "details": ADMONITION_TYPES,
     "p": {"admonition-title"},
     "pre": {"highlight"},

@@ -7,6 +7,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from markdownx.models import MarkdownxField
 
+from ..bilingual import contents_title
 from ..rendering import make_excerpt, render_markdown
 from ..slugs import ascii_slug, unique_slug
 from .rendered import RenderedMarkdownMixin
@@ -148,7 +149,7 @@ class Note(RenderedMarkdownMixin, models.Model):
         return self.title
 
     # Derived by fill_derived_fields(), stored by save() and render().
-    markdown_fields = ("body", "summary")
+    markdown_fields = ("body", "summary", "language")  # language: the [TOC] title
     derived_fields = (
         "body_html",
         "toc_html",
@@ -227,7 +228,7 @@ class Note(RenderedMarkdownMixin, models.Model):
             )
 
     def fill_derived_fields(self):
-        rendered = render_markdown(self.body)
+        rendered = render_markdown(self.body, contents_title(self.language))
         self.body_html = rendered.html
         self.toc_html = rendered.toc_html
         self.plain_text = rendered.plain_text

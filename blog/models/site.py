@@ -7,7 +7,7 @@ from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 from markdownx.models import MarkdownxField
 
-from ..bilingual import BilingualNameMixin, in_interface_language
+from ..bilingual import BilingualNameMixin, contents_title, in_interface_language
 from ..rendering import render_markdown
 from ..slugs import ascii_slug, unique_slug
 from .notes import Language
@@ -45,7 +45,7 @@ class Page(RenderedMarkdownMixin, models.Model):
     def __str__(self):
         return self.title
 
-    markdown_fields = ("body",)
+    markdown_fields = ("body", "language")  # language: the [TOC] title
     derived_fields = ("body_html", "excerpt")
 
     def save(self, *args, **kwargs):
@@ -57,7 +57,7 @@ class Page(RenderedMarkdownMixin, models.Model):
         super().save(*args, **kwargs)
 
     def fill_derived_fields(self):
-        rendered = render_markdown(self.body)
+        rendered = render_markdown(self.body, contents_title(self.language))
         self.body_html, self.excerpt = rendered.html, rendered.excerpt
 
     def get_absolute_url(self):

@@ -5,7 +5,7 @@ import json
 from django import template
 from django.conf import settings
 from django.urls import translate_url
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.formats import date_format
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext, pgettext
@@ -144,3 +144,12 @@ def source_credit(note):
             )
         )
     return format_html("{}.", format_html_join(", ", "{}", ((part,) for part in parts)))
+
+
+@register.filter
+def datetime_attr(value):
+    """A datetime as HTML's ``datetime`` attribute accepts it: local time in whole seconds with
+    its offset (``date:'c'`` writes six-digit fractions, which the HTML spec does not allow)."""
+    if not value:
+        return ""
+    return timezone.localtime(value).replace(microsecond=0).isoformat()

@@ -29,6 +29,20 @@
   /* Copy buttons on highlighted code blocks. */
   var copyLabel = root.getAttribute("data-copy-label") || "Copy";
   var copiedLabel = root.getAttribute("data-copied-label") || "Copied";
+  var refusedLabel = root.getAttribute("data-copy-refused-label") || "Copy failed";
+  /* What a screen reader announces after a copy: the button's own text change is not read. */
+  var announcer = null;
+  function announce(text) {
+    if (!announcer) {
+      announcer = document.createElement("div");
+      announcer.className = "visually-hidden";
+      announcer.setAttribute("role", "status");
+      announcer.setAttribute("aria-live", "polite");
+      document.body.appendChild(announcer);
+    }
+    announcer.textContent = "";
+    setTimeout(function () { announcer.textContent = text; }, 50);
+  }
   function copyText(text) {
     if (navigator.clipboard && window.isSecureContext) return navigator.clipboard.writeText(text);
     return new Promise(function (resolve, reject) {
@@ -67,8 +81,13 @@
       copyText(code.innerText).then(function () {
         button.textContent = copiedLabel;
         button.classList.add("copied");
+        announce(copiedLabel);
         setTimeout(function () { button.textContent = copyLabel; button.classList.remove("copied"); }, 2000);
-      }, function () { /* leave the label: nothing was copied */ });
+      }, function () {
+        button.textContent = refusedLabel;
+        announce(refusedLabel);
+        setTimeout(function () { button.textContent = copyLabel; }, 4000);
+      });
     });
     holder.appendChild(button);
   });

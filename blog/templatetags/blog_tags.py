@@ -1,6 +1,7 @@
 """Template helpers for biji's public pages: absolute URLs, languages and structured data."""
 
 import json
+from urllib.parse import urlencode
 
 from django import template
 from django.conf import settings
@@ -65,19 +66,45 @@ def canonical_url(context):
     return absolute_url(path) + _page_suffix(context)
 
 
+def _switch_suffix(context, request):
+    """What a page in the other language keeps of this one's query: the search and the page."""
+    if context.get("search") is not None:
+        query = request.GET.copy()
+        kept = {key: query[key] for key in ("q", "page") if query.get(key)}
+        return f"?{urlencode(kept)}" if kept else ""
+    return _page_suffix(context)
+
+
+def _note_in(context, code):
+    """On a note page, the note to show in the interface ``code``: its translation when the
+    translation is written in that language, else the note itself; None elsewhere."""
+    note, counterpart = context.get("note"), context.get("counterpart")
+    if note is None:
+        return None
+    return counterpart if counterpart is not None and counterpart.language == code else note
+
+
 @register.simple_tag(takes_context=True)
 def language_versions(context):
-    """This page in each interface language: [{code, hreflang, name, url, current}]."""
+    """This page in each interface language: [{code, hreflang, name, url, current}].
+
+    A note with a published translation switches to the translation; a search keeps its
+    query; everything else is the same page under the other interface.
+    """
     request = context.get("request")
     if request is None:
         return []
     current = translation.get_language()
-    suffix = _page_suffix(context)
+    suffix = _switch_suffix(context, request)
     versions = []
     for code, _name in settings.LANGUAGES:
-        url = translate_url(request.path, code)
-        if url == request.path and code != current:
-            return []  # not a page that exists in every language (a 404, say)
+        note = _note_in(context, code)
+        if note is not None and not context.get("share_link"):
+            url = note_url_in(note, code)
+        else:
+            url = translate_url(request.path, code)
+            if url == request.path and code != current:
+                return []  # not a page that exists in every language (a 404, say)
         versions.append(
             {
                 "code": code,

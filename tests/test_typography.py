@@ -57,3 +57,27 @@ def test_time_stamps_are_valid_html_datetimes(client):
         page = BeautifulSoup(client.get(url).content, "html.parser")
         stamps = [t["datetime"] for t in page.select("time[datetime]") if "T" in t["datetime"]]
         assert stamps and all(VALID_DATETIME.match(stamp) for stamp in stamps), stamps
+
+
+@pytest.mark.django_db
+def test_interface_strings_follow_chinese_punctuation(client):
+    from datetime import date
+
+    original = make_note(
+        slug="worklog",
+        source_title="Decode GEMV worklog",
+        source_author="Ines Okafor",
+        source_url="https://example.com/worklog",
+        source_date=date(2025, 12, 20),
+    )
+    make_note(slug="worklog-en", language=Language.ENGLISH, title="The worklog", translation=original)
+    zh = BeautifulSoup(client.get("/notes/worklog/").content, "html.parser")
+    assert zh.select_one(".source-box p").get_text().strip() == (
+        "译文 原文：Decode GEMV worklog，作者 Ines Okafor，2025年12月20日。"
+    )
+    assert "英文版：The worklog" in zh.select_one(".translation-link").get_text()
+    en = BeautifulSoup(client.get("/en/notes/worklog/").content, "html.parser")
+    assert en.select_one(".source-box p").get_text().strip() == (
+        "Translated article Original: Decode GEMV worklog, by Ines Okafor, Dec. 20, 2025."
+    )
+    assert "Also in English: The worklog" in en.select_one(".translation-link").get_text()

@@ -143,6 +143,17 @@ def note_url_in(note, code=None):
         return note.get_absolute_url()
 
 
+@register.filter
+def before_text(label):
+    """A label ending in a colon, ready to stand before text: "Original: " in English,
+    "原文：" in Chinese, whose full-width colon carries its own space."""
+    label = str(label)
+    return label if label.endswith(FULL_WIDTH_PUNCTUATION) else label + " "
+
+
+FULL_WIDTH_PUNCTUATION = tuple("：，。；！？、")
+
+
 @register.simple_tag
 def source_credit(note):
     """Where a translated article comes from: "Original: <title>, by <author>, <date>."
@@ -154,8 +165,8 @@ def source_credit(note):
     url = safe_url(note.source_url)
     if note.source_title:
         title = format_html(link, url, note.source_title) if url else note.source_title
-        original = pgettext("source of a translated article", "Original:")
-        parts = [format_html("{} <cite>{}</cite>", original, title)]
+        original = before_text(pgettext("source of a translated article", "Original:"))
+        parts = [format_html("{}<cite>{}</cite>", original, title)]
     elif url:
         parts = [format_html(link, url, gettext("Original article"))]
     else:
@@ -170,7 +181,9 @@ def source_credit(note):
                 date_format(note.source_date, "DATE_FORMAT"),
             )
         )
-    return format_html("{}.", format_html_join(", ", "{}", ((part,) for part in parts)))
+    separator = pgettext("between the parts of a list", ", ")
+    full_stop = pgettext("end of a sentence", ".")
+    return format_html("{}{}", format_html_join(separator, "{}", ((part,) for part in parts)), full_stop)
 
 
 @register.filter

@@ -2,6 +2,7 @@
 
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
+from django.db.models import Exists, OuterRef, Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -10,6 +11,7 @@ from markdownx.models import MarkdownxField
 from ..bilingual import contents_title
 from ..rendering import make_excerpt, render_markdown
 from ..slugs import ascii_slug, unique_slug
+from ..validators import validate_link_url
 from .rendered import RenderedMarkdownMixin
 from .taxonomy import BilingualTaggableManager, TaggedNote
 
@@ -36,6 +38,22 @@ class NoteQuerySet(models.QuerySet):
     def for_listing(self):
         """What a list of notes shows: the series in the same query, tags in one more."""
         return self.select_related("series").prefetch_related("tags")
+
+    def in_interface(self, language, *, others=True):
+        """The language rule of every list: a note and its translation are one entry.
+
+        In the interface ``language`` a translated pair appears once, as the version in that
+        language; a note with no published version in it appears in its own language (the
+        list marks it), unless ``others`` is False, which leaves such notes out. Apply it
+        after :meth:`published`: the versions it looks for are the published ones.
+        """
+        if not others:
+            return self.filter(language=language)
+        versions = Note.objects.published().filter(language=language)
+        has_version = Q(Exists(versions.filter(pk=OuterRef("translation_id")))) | Q(
+            Exists(versions.filter(translation_id=OuterRef("pk")))
+        )
+        return self.filter(Q(language=language) | ~has_version)
 
 
 class Note(RenderedMarkdownMixin, models.Model):
@@ -109,7 +127,9 @@ class Note(RenderedMarkdownMixin, models.Model):
 
     source_title = models.CharField(_("original title"), max_length=300, blank=True)
     source_author = models.CharField(_("original author"), max_length=200, blank=True)
-    source_url = models.URLField(_("original URL"), max_length=500, blank=True)
+    source_url = models.URLField(
+        _("original URL"), max_length=500, blank=True, validators=[validate_link_url]
+    )
     source_date = models.DateField(_("original date"), null=True, blank=True)
 
     cover = models.ImageField(_("cover image"), upload_to="covers/%Y/", blank=True)

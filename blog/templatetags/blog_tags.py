@@ -143,6 +143,27 @@ def note_url_in(note, code=None):
         return note.get_absolute_url()
 
 
+LANGUAGE_MARKS = {"en": "EN", "zh-hans": "中文"}
+
+
+@register.simple_tag
+def language_marker(note):
+    """On a list entry written in the other language: a visible "EN" / "中文" (in that
+    language) and, for screen readers, what it means in the interface's language."""
+    current = translation.get_language() or settings.LANGUAGE_CODE
+    if note.language == current:
+        return ""
+    names = {"en": pgettext("marker", "In English"), "zh-hans": pgettext("marker", "In Chinese")}
+    return format_html(
+        '<span class="lang-marker"><span lang="{}" aria-hidden="true">{}</span>'
+        '<span class="visually-hidden" lang="{}">{}</span></span>',
+        html_lang(note.language),
+        LANGUAGE_MARKS.get(note.language, note.language),
+        html_lang(current),
+        names.get(note.language, note.language),
+    )
+
+
 @register.filter
 def before_text(label):
     """A label ending in a colon, ready to stand before text: "Original: " in English,

@@ -17,7 +17,7 @@ from django.utils.functional import cached_property
 from django.views import generic
 
 from ..models import Note
-from .base import PublishedNoteMixin
+from .base import PublishedNoteMixin, listed_notes
 
 # Years outside this range cannot hold notes and would overflow date arithmetic.
 MIN_YEAR, MAX_YEAR = 1970, 9998
@@ -30,7 +30,7 @@ def start_of_day(day):
 def month_counts():
     """[(first day of month, number of published notes)], newest first, in one query."""
     rows = (
-        Note.objects.published()
+        listed_notes()
         .annotate(month=TruncMonth("published_at"))
         .values("month")
         .annotate(count=Count("pk"))

@@ -4,6 +4,7 @@ from django.conf import settings
 from django.core.paginator import Paginator
 from django.http import Http404
 from django.utils.cache import add_never_cache_headers, patch_cache_control
+from django.utils.translation import get_language
 
 from ..models import Note
 from ..pagination import get_page
@@ -20,6 +21,12 @@ def can_preview(user, model="note"):
         and user.is_staff
         and (user.has_perm(f"blog.change_{model}") or user.has_perm(f"blog.view_{model}"))
     )
+
+
+def listed_notes():
+    """The published notes a list shows in the current interface: one entry per translated
+    pair (``NoteQuerySet.in_interface``). Lists, counts and archives all start here."""
+    return Note.objects.published().in_interface(get_language())
 
 
 class CachePolicyMixin:
@@ -59,7 +66,7 @@ class PublishedNoteMixin(CachePolicyMixin):
     require_notes = False
 
     def get_queryset(self):
-        return Note.objects.published().for_listing().defer(*LIST_DEFERRED_FIELDS)
+        return listed_notes().for_listing().defer(*LIST_DEFERRED_FIELDS)
 
     def paginate_queryset(self, queryset, page_size):
         paginator = Paginator(queryset, page_size, allow_empty_first_page=True)

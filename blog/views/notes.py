@@ -22,11 +22,13 @@ class HomeView(PublishedNoteMixin, generic.ListView):
 def series_parts(note):
     """The published parts of the note's series, in order, in one query.
 
-    A note previewed before publication is slotted in at its position, so its banner and
-    box read as they will once it is live.
+    A note and its translation are one part: the box lists the parts in the note's own
+    language where they exist. A note previewed before publication is slotted in at its
+    position, so its banner and box read as they will once it is live.
     """
     parts = list(
         Note.objects.published()
+        .in_interface(note.language)
         .filter(series_id=note.series_id)
         .only("pk", "title", "slug", "language", "series_id", "series_position", "published_at")
     )

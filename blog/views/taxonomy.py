@@ -4,8 +4,8 @@ from django.db.models import Count, F, Max
 from django.shortcuts import get_object_or_404
 from django.views import generic
 
-from ..models import Note, Series, Tag
-from .base import CachePolicyMixin, PublishedNoteMixin
+from ..models import Series, Tag
+from .base import CachePolicyMixin, PublishedNoteMixin, listed_notes
 
 
 class TagListView(CachePolicyMixin, generic.ListView):
@@ -16,7 +16,7 @@ class TagListView(CachePolicyMixin, generic.ListView):
 
     def get_queryset(self):
         return (
-            Tag.objects.filter(tagged_notes__content_object__in=Note.objects.published())
+            Tag.objects.filter(tagged_notes__content_object__in=listed_notes())
             .annotate(note_count=Count("tagged_notes"))
             .order_by("-note_count", "name")
         )
@@ -44,7 +44,7 @@ class SeriesListView(CachePolicyMixin, generic.ListView):
 
     def get_queryset(self):
         return (
-            Series.objects.filter(notes__in=Note.objects.published())
+            Series.objects.filter(notes__in=listed_notes())
             .annotate(note_count=Count("notes"), latest=Max("notes__published_at"))
             .order_by("-latest", "title_en")
         )

@@ -79,3 +79,19 @@ def test_counts_follow_the_same_rule(client, pair_and_singles):
     assert "1 部分" in series.select_one(".note-meta").get_text()
     archive = BeautifulSoup(client.get("/en/archive/").content, "html.parser")
     assert "3 notes" in archive.select_one(".archive-years").get_text()
+
+
+def test_the_archive_lists_titles_under_their_month_paginated(client, pair_and_singles):
+    page = BeautifulSoup(client.get("/archive/").content, "html.parser")
+    section = page.select_one(".archive-titles")
+    assert section.select("h3") and section.select_one("h3").get_text().endswith("月")
+    assert sorted(a.get_text() for a in section.select(".archive-list a")) == sorted(
+        ["Warp 调度", "只有中文", "English only"]
+    )
+    for i in range(100):
+        make_note(title=f"填充 {i}", slug=f"filler-{i}")
+    first = BeautifulSoup(client.get("/archive/").content, "html.parser")
+    assert len(first.select(".archive-list li")) == 100
+    last = BeautifulSoup(client.get("/archive/?page=2").content, "html.parser")
+    assert len(last.select(".archive-list li")) == 3
+    assert last.select_one('.pagination a[rel="prev"]')["href"] == "/archive/"

@@ -16,7 +16,6 @@ from django.utils import timezone
 from django.utils.functional import cached_property
 from django.views import generic
 
-from ..models import Note
 from .base import PublishedNoteMixin, listed_notes
 
 # Years outside this range cannot hold notes and would overflow date arithmetic.
@@ -68,10 +67,11 @@ class NoteArchiveMixin(PublishedNoteMixin):
 
 
 class ArchiveIndexView(NoteArchiveMixin, generic.ArchiveIndexView):
-    """Years and their months, with the number of notes in each."""
+    """Every note's title under its month, newest first, paginated; above them, the years and
+    months with their counts, linking to their own pages."""
 
     template_name = "blog/note_archive.html"
-    paginate_by = None
+    paginate_by = 100
 
     def get_dated_items(self):
         years = OrderedDict()
@@ -80,7 +80,12 @@ class ArchiveIndexView(NoteArchiveMixin, generic.ArchiveIndexView):
             entry["count"] += count
             entry["months"].append({"date": month, "count": count})
         date_list = [datetime.date(year, 1, 1) for year in years]
-        return date_list, Note.objects.none(), {"years": list(years.values())}
+        titles = (
+            listed_notes()
+            .only("pk", "title", "slug", "language", "published_at")
+            .order_by("-published_at", "-pk")
+        )
+        return date_list, titles, {"years": list(years.values())}
 
 
 class YearArchiveView(NoteArchiveMixin, generic.YearArchiveView):

@@ -8,4 +8,6 @@ class BlogConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
+        import blog.content_signals  # noqa: F401  (the content version follows changes)
+
         from . import signals  # noqa: F401  (connects the search index's receivers)

@@ -1,15 +1,16 @@
 """The CMS part: pages such as About, and the site's own settings, edited in the admin."""
 
-from django.core.cache import cache
-from django.db import models
+from django.db import DEFAULT_DB_ALIAS, models
 from django.urls import reverse
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 from markdownx.models import MarkdownxField
 
+from .. import content_version, safe_cache
 from ..bilingual import BilingualNameMixin, contents_title, in_interface_language
 from ..rendering import render_markdown
 from ..slugs import ascii_slug, unique_slug
+from ..validators import validate_link_url
 from .notes import Language
 from .rendered import RenderedMarkdownMixin
 
@@ -56,18 +57,21 @@ class Page(RenderedMarkdownMixin, models.Model):
             )
         super().save(*args, **kwargs)
 
+    def get_absolute_url(self):
+        return reverse("blog:page-detail", kwargs={"slug": self.slug})
+
     def fill_derived_fields(self):
         rendered = render_markdown(self.body, contents_title(self.language))
         self.body_html, self.excerpt = rendered.html, rendered.excerpt
-
-    def get_absolute_url(self):
-        return reverse("blog:page-detail", kwargs={"slug": self.slug})
 
 
 class SiteSettings(RenderedMarkdownMixin, models.Model):
     """The one row of site-wide settings. Read it with :meth:`load`, which is cached."""
 
-    CACHE_KEY = "blog:site-settings:v2"  # v2: the instance itself, links in navigation_links
+    # v3: one entry per content version (blog.content_version), database alias and version
+    # appended. Old versions' entries expire on their own.
+    CACHE_KEY = "blog:site-settings:v3"
+    CACHE_SECONDS = 24 * 3600
 
     title = models.CharField(_("site title"), max_length=100, default="笔记 biji")
     tagline_zh = models.CharField(_("Chinese tagline"), max_length=200, blank=True)
@@ -92,14 +96,9 @@ class SiteSettings(RenderedMarkdownMixin, models.Model):
     def save(self, *args, **kwargs):
         self.pk = 1  # one row, whatever the admin sends
         super().save(*args, **kwargs)
-        cache.delete(self.CACHE_KEY)
 
     def fill_derived_fields(self):
         self.footer_html = render_markdown(self.footer).html
-
-    def delete(self, *args, **kwargs):
-        cache.delete(self.CACHE_KEY)
-        return super().delete(*args, **kwargs)
 
     @property
     def tagline(self):
@@ -107,19 +106,32 @@ class SiteSettings(RenderedMarkdownMixin, models.Model):
         return in_interface_language(self.tagline_zh, self.tagline_en)
 
     @classmethod
-    def load(cls):
-        """The settings, with their links in ``navigation_links``, from the shared cache (no
-        query on a warm cache); unsaved defaults when the row does not exist yet.
+    def load(cls, using=DEFAULT_DB_ALIAS):
+        """The settings, with their links in ``navigation_links``; unsaved defaults when the
+        row does not exist yet.
 
-        Saving the settings or a navigation link deletes the cache entry, and with
-        ``REDIS_URL`` every worker sees that at once.
+        Costs the request's content-version query (shared with everything else keyed on it)
+        and a cache read: the copy is kept under the current version, so any committed change
+        reaches every worker at once (a change of the settings or navigation moves the
+        version). When the cache is down or cold, the settings and links are read from the
+        database (two queries): an outage costs speed, never the page.
         """
-        site = cache.get(cls.CACHE_KEY)
+        key = cls._cache_key(using, content_version.current(using).version)
+        site = safe_cache.get(key)
         if site is None:
-            site = cls.objects.filter(pk=1).first() or cls(pk=1)
+            site = cls.objects.using(using).filter(pk=1).first() or cls(pk=1)
             site.navigation_links  # noqa: B018  (loaded now, so it is cached with the settings)
-            cache.set(cls.CACHE_KEY, site, timeout=None)
+            safe_cache.set(key, site, timeout=cls.CACHE_SECONDS)
         return site
+
+    @classmethod
+    def forget_cached(cls, using=DEFAULT_DB_ALIAS):
+        """Drop the copy kept for the current version (the settings or navigation changed)."""
+        safe_cache.delete(cls._cache_key(using, content_version.current(using).version))
+
+    @classmethod
+    def _cache_key(cls, using, version):
+        return f"{cls.CACHE_KEY}:{using}:{version}"
 
     @cached_property
     def navigation_links(self):
@@ -133,7 +145,10 @@ class NavigationLink(BilingualNameMixin, models.Model):
     label_zh = models.CharField(_("Chinese label"), max_length=50)
     label_en = models.CharField(_("English label"), max_length=50)
     url = models.CharField(
-        _("URL"), max_length=300, help_text=_("A path on this site (/series/) or a full URL.")
+        _("URL"),
+        max_length=300,
+        validators=[validate_link_url],
+        help_text=_("A path on this site (/series/) or a full URL."),
     )
     position = models.PositiveSmallIntegerField(_("position"), default=0)
 
@@ -144,14 +159,6 @@ class NavigationLink(BilingualNameMixin, models.Model):
 
     def __str__(self):
         return f"{self.label_zh} / {self.label_en}"
-
-    def save(self, *args, **kwargs):
-        super().save(*args, **kwargs)
-        cache.delete(SiteSettings.CACHE_KEY)
-
-    def delete(self, *args, **kwargs):
-        cache.delete(SiteSettings.CACHE_KEY)
-        return super().delete(*args, **kwargs)
 
     def bilingual_names(self):
         return self.label_zh, self.label_en

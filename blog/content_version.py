@@ -1,0 +1,170 @@
+"""One content version: what every cache of what readers see is keyed by.
+
+A counter in the database (one ``ContentVersion`` row) grows by one after every committed
+change a reader could see: notes, tags and a note's tags, series, pages, the site settings and
+the navigation (receivers in :mod:`blog.content_signals`). Together with the next scheduled
+publication, it tells whether anything public may have changed since a copy was made:
+
+* :func:`current` returns a :class:`State` in one indexed query, at most once per request
+  (memoised between ``request_started`` and ``request_finished``; outside a request every call
+  asks the database). Everything a request keys on the version shares that one query.
+* :func:`bump_after_commit` schedules ``value = value + 1`` (an ``F()`` UPDATE) for after the
+  current transaction commits, once per transaction however many objects changed; nothing if
+  it rolls back. :func:`bump` does it now (restores, imports, ``QuerySet.update()`` callers).
+
+``State.key`` changes when the version moves *or* when a scheduled note goes live (the next
+scheduled time is part of it), so a cache keyed by it needs no timer. ``State.last_modified``
+is the newest of the last change and the last publication time that has passed: a scheduled
+note going live moves it, although nothing was saved then.
+
+Users: the per-worker copy of the site settings (``SiteSettings.load``); ETag/Last-Modified
+and the anonymous page-cache key build on the same :func:`current`.
+"""
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from asgiref.local import Local
+from django.db import DEFAULT_DB_ALIAS, IntegrityError, connections, transaction
+from django.db.models import F, Subquery
+from django.utils import timezone
+
+ROW = 1  # the primary key of the one row
+
+_request = Local()  # the memo of the current request, per thread/task
+
+
+@dataclass(frozen=True)
+class State:
+    version: int
+    next_scheduled_at: datetime | None  # the earliest publication still in the future
+    changed_at: datetime | None  # when the version last moved
+    last_published_at: datetime | None  # the latest publication time already passed
+
+    @property
+    def key(self) -> str:
+        """Text naming this state, for cache keys and ETags: ``"42"``, ``"42-1767225600"``."""
+        if self.next_scheduled_at is None:
+            return str(self.version)
+        return f"{self.version}-{int(self.next_scheduled_at.timestamp())}"
+
+    @property
+    def last_modified(self) -> datetime | None:
+        """When public content last changed: the last edit or the last publication passed."""
+        dates = [d for d in (self.changed_at, self.last_published_at) if d is not None]
+        return max(dates, default=None)
+
+    def seconds_until_next_publication(self, now=None) -> float | None:
+        """How long a copy made now stays right at most (None: until the version moves)."""
+        if self.next_scheduled_at is None:
+            return None
+        now = now or timezone.now()
+        return max(0.0, (self.next_scheduled_at - now).total_seconds())
+
+
+def current(using=DEFAULT_DB_ALIAS) -> State:
+    """The content state now: one query, memoised for the rest of the current request."""
+    memo = getattr(_request, "states", None)
+    if memo is not None and using in memo:
+        return memo[using]
+    state = _read(using)
+    if memo is not None:
+        memo[using] = state
+    return state
+
+
+def _read(using, retry=True):
+    from .models import ContentVersion, Note, Status
+
+    now = timezone.now()
+    # Both subqueries walk blog_note_pub_idx (status, published_at): one row each.
+    published = Note.objects.filter(status=Status.PUBLISHED).order_by()
+    upcoming = published.filter(published_at__gt=now).order_by("published_at")
+    passed = published.filter(published_at__lte=now).order_by("-published_at")
+    row = (
+        ContentVersion.objects.using(using)
+        .filter(pk=ROW)
+        .annotate(
+            next_at=Subquery(upcoming.values("published_at")[:1]),
+            last_at=Subquery(passed.values("published_at")[:1]),
+        )
+        .values_list("value", "next_at", "changed_at", "last_at")
+        .first()
+    )
+    if row is None:  # a database emptied by hand (flush): start counting again
+        if not retry:
+            return State(0, None, None, None)
+        _ensure_row(using)
+        return _read(using, retry=False)
+    return State(*row)
+
+
+def _ensure_row(using):
+    from .models import ContentVersion
+
+    try:
+        with transaction.atomic(using=using):
+            ContentVersion.objects.using(using).get_or_create(pk=ROW)
+    except IntegrityError:  # another process created it meanwhile
+        pass
+
+
+def bump(using=DEFAULT_DB_ALIAS) -> None:
+    """Move the version now (inside a transaction, it moves when that commits)."""
+    from .models import ContentVersion
+
+    rows = ContentVersion.objects.using(using).filter(pk=ROW)
+    if not rows.update(value=F("value") + 1, changed_at=timezone.now()):
+        _ensure_row(using)
+        rows.update(value=F("value") + 1, changed_at=timezone.now())
+    forget(using)
+
+
+class _ScheduledBump:
+    """The after-commit callback; ``done`` once run (test captures keep run callbacks)."""
+
+    def __init__(self, using):
+        self.using = using
+        self.done = False
+
+    def __call__(self):
+        if not self.done:
+            self.done = True
+            bump(self.using)
+
+
+def bump_after_commit(using=DEFAULT_DB_ALIAS) -> None:
+    """Move the version once the current transaction commits (now, outside of one).
+
+    Called for every changed object; one bump per transaction is scheduled. A savepoint that
+    rolls back takes its scheduled bump with it (Django drops its on_commit callbacks), and
+    the next change registers a new one.
+    """
+    connection = connections[using]
+    if connection.in_atomic_block and any(
+        isinstance(func, _ScheduledBump) and not func.done
+        for _sids, func, *_robust in connection.run_on_commit
+    ):
+        return
+    transaction.on_commit(_ScheduledBump(using), using=using, robust=True)
+
+
+def forget(using=None) -> None:
+    """Drop the current request's memo (after a bump within the request)."""
+    memo = getattr(_request, "states", None)
+    if memo is not None:
+        if using is None:
+            memo.clear()
+        else:
+            memo.pop(using, None)
+
+
+# Request scope: connected in blog.content_signals to request_started/request_finished.
+
+
+def start_request(**kwargs):
+    _request.states = {}
+
+
+def finish_request(**kwargs):
+    _request.states = None

@@ -1,0 +1,119 @@
+"""Cache reads and writes that never fail: a cache outage costs speed, not pages.
+
+Every cache access the site makes goes through :func:`get`, :func:`set` and :func:`delete`.
+When the cache server is unreachable (stopped, restarting, a network fault), they behave as a
+miss (``get`` returns the default, ``set``/``delete`` do nothing), log a warning at most once a
+minute, and skip the cache altogether for :data:`RETRY_AFTER` seconds, so a dead server costs
+one failed attempt per worker every few seconds rather than one per request. The first call
+after that pause tries the server again: the site recovers by itself when the cache is back.
+
+Pair with a short ``socket_connect_timeout``/``socket_timeout`` in ``CACHES`` so that an
+unreachable (rather than stopped) server costs a quarter of a second, not the OS default.
+"""
+
+import logging
+import threading
+import time
+
+from django.core.cache import caches
+
+logger = logging.getLogger(__name__)
+
+RETRY_AFTER = 5.0  # seconds without trying the cache after a failure
+WARN_EVERY = 60.0  # seconds between two warnings about the same outage
+
+_MISSING = object()
+
+
+def _errors():
+    errors = [OSError, ConnectionError, TimeoutError]
+    try:
+        import redis.exceptions
+    except ImportError:  # pragma: no cover - redis-py is a dependency
+        pass
+    else:
+        # ConnectionError/TimeoutError and their subclasses (BusyLoadingError...); plus
+        # ResponseError (e.g. a server refusing writes: OOM, MISCONF when it cannot save).
+        errors += [redis.exceptions.ConnectionError, redis.exceptions.TimeoutError]
+        errors += [redis.exceptions.ResponseError]
+    return tuple(errors)
+
+
+CACHE_ERRORS = _errors()
+
+
+class _Breaker:
+    """Per process and cache alias: when the cache failed last, and when we last said so."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.down_until = {}
+        self.warned_at = {}
+
+    def is_open(self, alias):
+        return time.monotonic() < self.down_until.get(alias, 0.0)
+
+    def trip(self, alias, operation, error):
+        now = time.monotonic()
+        with self.lock:
+            self.down_until[alias] = now + RETRY_AFTER
+            warn = now - self.warned_at.get(alias, -WARN_EVERY) >= WARN_EVERY
+            if warn:
+                self.warned_at[alias] = now
+        if warn:
+            logger.warning(
+                "Cache %r unavailable (%s failed: %s: %s); serving from the database, "
+                "retrying every %.0f s.",
+                alias,
+                operation,
+                type(error).__name__,
+                error,
+                RETRY_AFTER,
+            )
+
+    def reset(self, alias=None):
+        with self.lock:
+            if alias is None:
+                self.down_until.clear()
+                self.warned_at.clear()
+            else:
+                self.down_until.pop(alias, None)
+
+
+_breaker = _Breaker()
+
+
+def is_available(alias="default"):
+    """False while the cache is being skipped after a failure."""
+    return not _breaker.is_open(alias)
+
+
+def reset(alias=None):
+    """Forget past failures (tests; an operator who just restarted the cache)."""
+    _breaker.reset(alias)
+
+
+def _call(alias, operation, default, *args, **kwargs):
+    if _breaker.is_open(alias):
+        return default
+    try:
+        return getattr(caches[alias], operation)(*args, **kwargs)
+    except CACHE_ERRORS as error:
+        _breaker.trip(alias, operation, error)
+        return default
+
+
+def get(key, default=None, *, alias="default"):
+    """The cached value, or ``default`` when it is missing or the cache is unreachable."""
+    value = _call(alias, "get", _MISSING, key, _MISSING)
+    return default if value is _MISSING else value
+
+
+def set(key, value, timeout=None, *, alias="default"):  # noqa: A001 (the cache API's name)
+    """Store ``value``; True when it was stored. ``timeout`` in seconds (None: forever)."""
+    return _call(alias, "set", False, key, value, timeout) is not False
+
+
+def delete(key, *, alias="default"):
+    """Remove ``key``; False when the cache is unreachable."""
+    return bool(_call(alias, "delete", False, key))

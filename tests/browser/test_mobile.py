@@ -103,3 +103,38 @@ def test_wide_blocks_scroll_inside_and_take_keyboard_focus(open_page, path, kind
     # tabindex="0" to the blocks that overflow).
     unreachable = [block["html"] for block in found if not block["keyboard"]]
     assert not unreachable, f"sideways-scrolling blocks without keyboard access: {unreachable}"
+
+
+IPHONE = {"width": 390, "height": 844}
+
+HEADER_ROWS = """() => {
+  const header = document.querySelector(".site-header .header-inner");
+  const tops = new Set();
+  for (const child of header.children) {
+    const box = child.getBoundingClientRect();
+    if (box.height > 0) tops.add(Math.round(box.top));
+  }
+  return {height: document.querySelector(".site-header").getBoundingClientRect().height,
+          rows: tops.size};
+}"""
+
+ABOVE_THE_FOLD = """() => {
+  const first = document.querySelector(".note-item");
+  const bottom = el => el.getBoundingClientRect().bottom;
+  return {title: bottom(first.querySelector(".note-item-title")),
+          excerpt: bottom(first.querySelector(".excerpt")), fold: window.innerHeight};
+}"""
+
+
+@pytest.mark.parametrize("prefix", ["", "/en"], ids=["zh", "en"])
+def test_the_phone_header_is_two_rows_and_the_first_note_is_above_the_fold(open_page, prefix):
+    page = open_page(viewport=IPHONE, device_scale_factor=3, is_mobile=True, has_touch=True)
+    visit(page, prefix + "/")
+    header = page.evaluate(HEADER_ROWS)
+    assert header["rows"] <= 2 and header["height"] <= 100, header
+    fold = page.evaluate(ABOVE_THE_FOLD)
+    assert fold["title"] <= fold["fold"] and fold["excerpt"] <= fold["fold"], fold
+    # Search is one tap away, and its page has the search box.
+    page.locator(".search-link").click()
+    page.wait_for_url(f"**{prefix}/search/")
+    assert page.locator(".search-form input[type=search]").is_visible()

@@ -26,6 +26,7 @@ from pymdownx.slugs import slugify
 from .cjk import CJK_CHARS, CJK_PUNCTUATION
 from .markdown_a11y import AccessibilityExtension
 from .markdown_math import MathExtension
+from .markdown_spacing import AutospaceExtension
 from .sanitizer import rewrite_start_tags, sanitize_html
 from .text_stats import collapse_whitespace, count_han_and_latin, make_excerpt, reading_minutes
 
@@ -95,7 +96,7 @@ _TOC_LIST_RE = re.compile(r'^\s*<div class="toc">\s*(<ul>.*</ul>)\s*</div>\s*$',
 def _markdown() -> markdown.Markdown:
     # A fresh instance per call: Markdown objects are stateful and not thread-safe.
     return markdown.Markdown(
-        extensions=[*_EXTENSIONS, MathExtension(), AccessibilityExtension()],
+        extensions=[*_EXTENSIONS, MathExtension(), AccessibilityExtension(), AutospaceExtension()],
         extension_configs=_EXTENSION_CONFIGS,
         output_format="html",
     )

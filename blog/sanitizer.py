@@ -100,7 +100,7 @@ ADMONITION_TYPES = {
 }  # fmt: skip
 ALLOWED_CLASSES: dict[str, set[str]] = {
     # "filename" is the code block's language label; hll/linenos for highlighted/numbered lines
-    "span": PYGMENTS_CLASSES | {"filename", "hll", "linenos", "math-inline"},
+    "span": PYGMENTS_CLASSES | {"filename", "hll", "linenos", "math-inline", "autospace"},
     "div": {"highlight", "admonition", "footnote", "toc", "math-display"} | ADMONITION_TYPES,
     "nav": {"toc"},
     "details": ADMONITION_TYPES,

@@ -81,3 +81,11 @@ def test_interface_strings_follow_chinese_punctuation(client):
         "Translated article Original: Decode GEMV worklog, by Ines Okafor, Dec. 20, 2025."
     )
     assert "Also in English: The worklog" in en.select_one(".translation-link").get_text()
+
+
+def test_latin_runs_touching_chinese_are_spaced_without_adding_characters():
+    source = "在H100上超越cuBLAS，用 `kernel里` 的代码。"
+    rendered = render_markdown(source)
+    spans = BeautifulSoup(rendered.html, "html.parser").select("span.autospace")
+    assert [span.get_text() for span in spans] == ["H100", "cuBLAS"]  # code stays as it is
+    assert rendered.plain_text == "在H100上超越cuBLAS，用 kernel里 的代码。"

@@ -154,6 +154,11 @@ def load_page(doc):
     return upsert(Page, {"slug": doc.meta["slug"]}, {**values, "is_published": published == "yes"})
 
 
+def database_is_empty():
+    """No notes, pages or series: nothing an author could have written yet."""
+    return not (Note.objects.exists() or Page.objects.exists() or Series.objects.exists())
+
+
 @transaction.atomic
 def load_demo(now=None):
     """Load (or reload) the whole demo; return the loaded objects' counts by kind."""

@@ -1,3 +1,4 @@
+from ..porting.models import ImportedMedia, LegacyPath
 from .content import ContentVersion
 from .notes import Language, Note, NoteQuerySet, Status
 from .site import NavigationLink, Page, SiteSettings
@@ -5,7 +6,9 @@ from .taxonomy import Series, Tag, TaggedNote
 
 __all__ = [
     "ContentVersion",
+    "ImportedMedia",
     "Language",
+    "LegacyPath",
     "NavigationLink",
     "Note",
     "NoteQuerySet",

@@ -3,7 +3,7 @@
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
-from blog.demo.loader import DemoError, load_demo
+from blog.demo.loader import DemoError, database_is_empty, load_demo
 
 
 class Command(BaseCommand):
@@ -12,7 +12,21 @@ class Command(BaseCommand):
         "from blog/demo/. Idempotent: objects are matched by slug and updated in place."
     )
 
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--if-empty",
+            action="store_true",
+            help="Load only into a database without notes, pages or series (what `make run` "
+            "does): an author's edits and deletions are never undone.",
+        )
+
     def handle(self, *args, **options):
+        if options["if_empty"] and not database_is_empty():
+            self.stdout.write(
+                "The database already has content: the demo is not loaded (your notes, edits "
+                "and deletions are kept)."
+            )
+            return
         try:
             counts = load_demo()
         except (DemoError, ValidationError) as error:

@@ -1,0 +1,35 @@
+"""``manage.py export_markdown DIR``: every note, page, setting and image as files."""
+
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from blog.porting.export import export
+from blog.porting.formats import FORMATS
+
+
+class Command(BaseCommand):
+    help = (
+        "Export notes and pages as Markdown with front matter (Hugo's shape by default), "
+        "biji's data file (site settings, navigation, series, tags in both languages) and "
+        "the media they use. import_markdown reads it back unchanged."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("directory")
+        parser.add_argument("--format", choices=list(FORMATS), default="hugo")
+        parser.add_argument(
+            "--force", action="store_true", help="Write into a folder that is not empty."
+        )
+
+    def handle(self, *args, directory, **options):
+        target = Path(directory)
+        if target.exists() and any(target.iterdir()) and not options["force"]:
+            raise CommandError(f"{target} is not empty (use --force to write into it anyway).")
+        counts = export(target, FORMATS[options["format"]])
+        self.stdout.write(
+            self.style.SUCCESS(
+                "Exported {notes} notes, {pages} pages and {media} media files".format(**counts)
+                + f" to {target} ({options['format']})."
+            )
+        )

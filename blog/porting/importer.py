@@ -1,0 +1,346 @@
+"""Records → the database: one transaction per file, idempotent, reported.
+
+* A file is stored whole or not at all: its note, tags, series, translation link, old paths
+  and images commit together; a failure rolls the file back (and deletes the images it had
+  stored) and the import goes on with the next file.
+* Idempotent: a record updates the note with its slug, else the note one of its old paths
+  belongs to (:class:`.models.LegacyPath`, the stored source key); a record that would change
+  nothing leaves the note untouched ("unchanged"), ``updated_at`` included.
+* ``updated_at`` comes from the file (``lastmod``/``updated``), else the publication date:
+  an import is not an edit, so notes are not "updated today".
+* A dry run does all of it inside a transaction that is rolled back, and writes no file.
+* :func:`record_revision` is the one place where a revision will be recorded once biji keeps
+  revisions.
+"""
+
+import re
+
+from django.core.exceptions import ValidationError
+from django.db import DatabaseError, transaction
+from django.db.models import Max, Q
+from django.utils import timezone
+
+from ..cjk import has_cjk
+from ..models import Note, Page, Series, SiteSettings, Status, Tag
+from ..slugs import ascii_slug
+from .media import MediaStore, is_remote
+from .models import LegacyPath
+from .records import NOTE, PAGE
+from .report import CREATED, SKIPPED, UNCHANGED, UPDATED
+
+JEKYLL_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}-")
+NOTE_FIELDS = (
+    "title", "language", "status", "published_at", "body", "summary", "series_id",
+    "series_position", "source_title", "source_author", "source_url", "source_date", "cover",
+    "cover_alt",
+)  # fmt: skip
+
+
+def record_revision(obj, comment):
+    """Record a revision of ``obj`` (a note or page) made by an import.
+
+    biji keeps no revisions yet; when it does, this is the only call to change.
+    """
+
+
+class Importer:
+    def __init__(self, report, dry_run=False, permalink_pattern=""):
+        self.report = report
+        self.dry_run = dry_run
+        self.permalink_pattern = permalink_pattern
+        self.stores = {}
+        self.by_key = {}  # translation key → {language: note}
+
+    def media(self, root):
+        if root not in self.stores:
+            self.stores[root] = MediaStore(root, self.report, self.dry_run)
+        return self.stores[root]
+
+    def run(self, records, site_data=(), progress=None):
+        """Store everything; in a dry run, inside one transaction rolled back at the end."""
+        if self.dry_run:
+            with transaction.atomic():
+                self._run(records, site_data, progress)
+                transaction.set_rollback(True)
+        else:
+            self._run(records, site_data, progress)
+        return self.report
+
+    def _run(self, records, site_data, progress):
+        for data in site_data:
+            self._guarded(data.source, None, lambda d=data: self.store_site_data(d))
+        # Pages first, then notes in date order: a series' unnumbered parts line up by date.
+        latest = timezone.now()
+        order = sorted(
+            records,
+            key=lambda r: (
+                r.kind != PAGE,
+                r.published_at is None,
+                r.published_at or latest,
+                r.source,
+            ),
+        )
+        for record in order:
+            store = self.media(record.site_root)
+            self._guarded(record.source, store, lambda r=record, s=store: self.store(r, s))
+            if progress:
+                progress.step(record.source)
+
+    def _guarded(self, source, store, work):
+        try:
+            with transaction.atomic():
+                work()
+        except (ValidationError, DatabaseError, ValueError, OSError) as error:
+            if store:
+                store.discard_created()
+            message = (
+                "; ".join(error.messages) if isinstance(error, ValidationError) else str(error)
+            )
+            self.report.error(source, f"not imported: {message}")
+            self.report.add(source, SKIPPED, "error")
+        else:
+            if store:
+                store.created = []
+
+    # --- site data -----------------------------------------------------------------------
+    def store_site_data(self, data):
+        for item in data.tags:
+            tag = Tag.objects.filter(slug=item["slug"]).first() or Tag(slug=item["slug"])
+            tag.name, tag.name_zh = item["name"], item.get("name_zh") or ""
+            tag.full_clean(validate_unique=False)
+            tag.save()
+        for item in data.series:
+            series = Series.objects.filter(slug=item["slug"]).first() or Series(slug=item["slug"])
+            for field in ("title_zh", "title_en", "description"):
+                setattr(series, field, item.get(field) or "")
+            series.save()
+        if data.site:
+            site = SiteSettings.objects.filter(pk=1).first() or SiteSettings(pk=1)
+            for field in ("title", "tagline_zh", "tagline_en", "author", "description", "footer"):
+                if field in data.site:
+                    setattr(site, field, data.site[field] or "")
+            site.save()
+            if data.navigation:
+                site.navigation.all().delete()
+                for position, link in enumerate(data.navigation, start=1):
+                    site.navigation.create(
+                        position=link.get("position", position),
+                        label_zh=link["label_zh"], label_en=link["label_en"], url=link["url"],
+                    )  # fmt: skip
+        self.report.add(data.source, UPDATED, "site settings, navigation, series and tags")
+
+    # --- notes and pages -----------------------------------------------------------------
+    def existing(self, model, record):
+        found = model.objects.filter(slug=record.slug).first()
+        if model is Note and found is not None and found.language != record.language:
+            # Two languages of one post share a name (a Hugo bundle's index.md and
+            # index.en.md): the second takes a language suffix, as biji's own pairs do.
+            record.slug = f"{record.slug}-{'en' if record.language == 'en' else 'zh'}"
+            found = model.objects.filter(slug=record.slug).first()
+        if found is None and record.old_paths:
+            legacy = LegacyPath.objects.filter(path__in=record.old_paths).first()
+            found = legacy and (legacy.note if model is Note else legacy.page)
+        return found
+
+    def old_paths(self, record):
+        paths = list(record.old_paths)
+        if self.permalink_pattern and record.published_at:
+            local = timezone.localtime(record.published_at)
+            path = self.permalink_pattern
+            for token, value in (
+                (":year", f"{local:%Y}"), (":month", f"{local:%m}"), (":day", f"{local:%d}"),
+                (":title", JEKYLL_DATE.sub("", record.file_stem)), (":slug", record.slug),
+            ):  # fmt: skip
+                path = path.replace(token, value)
+            paths.append(path)
+        return list(dict.fromkeys(paths))
+
+    def store(self, record, store):
+        if record.kind == PAGE:
+            return self.store_page(record, store)
+        note = self.existing(Note, record)
+        created = note is None
+        note = note or Note(slug=record.slug)
+        before = None if created else self.snapshot(note)
+        body = store.rewrite(record.body, record.base_dir, record.file_stem, record.source,
+                             record.body_line)  # fmt: skip
+        note.title, note.language, note.body = record.title, record.language, body
+        note.summary = record.summary
+        note.status = Status.DRAFT if record.draft else Status.PUBLISHED
+        if record.published_at is None and not record.draft and created:
+            self.report.warn(record.source, "no date: published now")
+        note.published_at = record.published_at or (None if record.draft else note.published_at)
+        for field in ("source_title", "source_author", "source_url", "source_date", "cover_alt"):
+            setattr(note, field, getattr(record, field))
+        note.cover = self.cover(record, store) if record.cover else ""
+        partner = self.partner(note, record)
+        self.place_in_series(note, record, partner)
+        linked_from_partner = note.pk is not None and partner and partner.translation_id == note.pk
+        if partner is not None and not linked_from_partner:
+            note.translation = partner
+        tags = self.tags(record)
+        paths = self.old_paths(record)
+        if before is not None and before == self.snapshot(note, tags, partner, paths, record):
+            self.report.add(record.source, UNCHANGED, f"note {note.slug}")
+            self.remember(note, record)
+            return note
+        note.full_clean(exclude=["translation"] if partner is None else None)
+        note.save()
+        note.tags.set(tags)
+        self.keep_old_paths(paths, record, note=note)
+        stamp = record.updated_at or record.published_at or timezone.now()
+        Note.objects.filter(pk=note.pk).update(updated_at=stamp)
+        record_revision(note, f"Imported from {record.source}")
+        self.remember(note, record)
+        self.report.add(record.source, CREATED if created else UPDATED,
+                        f"note {note.slug} ({note.language})")  # fmt: skip
+        return note
+
+    def snapshot(self, note, tags=None, partner=None, paths=None, record=None):
+        """What an import may change, to tell "unchanged" from "updated"."""
+        values = {name: getattr(note, name) for name in NOTE_FIELDS}
+        values["cover"] = str(values["cover"] or "")
+        if record is None:  # the note as it is stored
+            counterpart = note.counterpart
+            return (
+                values,
+                (
+                    sorted(note.tags.values_list("pk", flat=True)),
+                    counterpart.pk if counterpart else None,
+                    note.updated_at.replace(microsecond=0),
+                ),
+                set(note.legacy_paths.values_list("path", flat=True)),
+            )
+        stored_paths = set(note.legacy_paths.values_list("path", flat=True))
+        stamp = (record.updated_at or note.updated_at).replace(microsecond=0)
+        return (
+            values,
+            (
+                sorted(tag.pk for tag in tags),
+                partner.pk if partner else (note.counterpart.pk if note.counterpart else None),
+                stamp,
+            ),
+            stored_paths | set(paths) - {note.get_absolute_url()},
+        )
+
+    def remember(self, note, record):
+        if record.translation_key:
+            self.by_key.setdefault(record.translation_key, {})[note.language] = note
+
+    def partner(self, note, record):
+        key = record.translation_key
+        if not key:
+            return None
+        partner = (
+            self.by_key.get(key, {}).get("en" if note.language != "en" else "zh-hans")
+            or Note.objects.filter(slug=key).exclude(language=note.language).first()
+        )
+        return partner if partner is not None and partner.pk != note.pk else None
+
+    def place_in_series(self, note, record, partner):
+        if not record.series:
+            translation = partner or (note.counterpart if note.pk else None)
+            if translation is None or translation.series_id is None:
+                note.series, note.series_position = None, None
+            # else: a translation stands at its original's place (Note.clean), kept as is
+            return
+        name = record.series
+        series = Series.objects.filter(Q(slug=name) | Q(title_en=name) | Q(title_zh=name)).first()
+        if series is None:
+            series = Series.objects.create(
+                title_en=name, title_zh=name, slug=ascii_slug(name) or ""
+            )
+            self.report.warn(
+                record.source, f"new series {name!r}: give it its other title in the admin"
+            )
+        # Positions are per language: a note and its translation share theirs.
+        others = series.notes.filter(language=note.language).exclude(pk=note.pk)
+        position = record.series_position
+        if position is None and note.series_id == series.pk and note.series_position:
+            position = note.series_position
+        if position is not None and others.filter(series_position=position).exists():
+            self.report.warn(record.source, f"position {position} in {name!r} is taken",
+                             record.line_of("series_position"))  # fmt: skip
+            position = None
+        if position is None:  # after the series' last part: files are read in date order
+            position = (others.aggregate(last=Max("series_position"))["last"] or 0) + 1
+        note.series, note.series_position = series, position
+
+    def tags(self, record):
+        """Tags by either name; ``tags_zh`` (beside ``tags``, in the same order) completes a
+        tag that lacks its name in the other language, when no other tag has it."""
+        tags = []
+        for index, name in enumerate(record.tags):
+            name_zh = record.tags_zh[index] if index < len(record.tags_zh) else ""
+            tag = Tag.objects.find(name) or (Tag.objects.find(name_zh) if name_zh else None)
+            if tag is None:
+                tag = Tag.objects.resolve([name])[0]
+            if name_zh and not tag.name_zh and not Tag.objects.filter(name_zh=name_zh).exists():
+                tag.name_zh = name_zh
+                tag.save(update_fields=["name_zh"])
+            english = name if not has_cjk(name) else ""
+            if english and not tag.name and not Tag.objects.filter(name__iexact=english).exists():
+                tag.name = english
+                tag.save(update_fields=["name"])
+            if tag not in tags:
+                tags.append(tag)
+        return tags
+
+    def cover(self, record, store):
+        if is_remote(record.cover):
+            self.report.warn(record.source, f"remote cover not downloaded: {record.cover}",
+                             record.line_of("cover"))  # fmt: skip
+            return ""
+        name = store.store(record.cover, record.base_dir, record.file_stem, record.source)
+        if name is None:
+            self.report.warn(
+                record.source, f"cover not found: {record.cover}", record.line_of("cover")
+            )
+            return ""
+        return name
+
+    def keep_old_paths(self, paths, record, note=None, page=None):
+        own = (note or page).get_absolute_url()
+        for path in paths:
+            if path == own:
+                continue
+            legacy, _ = LegacyPath.objects.get_or_create(
+                path=path, defaults={"note": note, "page": page}
+            )
+            if (legacy.note_id, legacy.page_id) != (note and note.pk, page and page.pk):
+                self.report.warn(record.source, f"old path {path} already leads elsewhere")
+
+    def store_page(self, record, store):
+        page = self.existing(Page, record)
+        created = page is None
+        page = page or Page(slug=record.slug)
+        body = store.rewrite(record.body, record.base_dir, record.file_stem, record.source,
+                             record.body_line)  # fmt: skip
+        values = {"title": record.title, "language": record.language, "body": body,
+                  "is_published": not record.draft}  # fmt: skip
+        paths = self.old_paths(record)
+        stored_paths = set() if created else set(page.legacy_paths.values_list("path", flat=True))
+        if (
+            not created
+            and all(getattr(page, k) == v for k, v in values.items())
+            and (
+                record.updated_at is None
+                or record.updated_at == page.updated_at.replace(microsecond=0)
+            )
+            and set(paths) - {page.get_absolute_url()} <= stored_paths
+        ):
+            self.report.add(record.source, UNCHANGED, f"page {page.slug}")
+            return page
+        for key, value in values.items():
+            setattr(page, key, value)
+        page.full_clean()
+        page.save()
+        self.keep_old_paths(paths, record, page=page)
+        stamp = record.updated_at or record.published_at or timezone.now()
+        Page.objects.filter(pk=page.pk).update(updated_at=stamp)
+        record_revision(page, f"Imported from {record.source}")
+        self.report.add(record.source, CREATED if created else UPDATED, f"page {page.slug}")
+        return page
+
+
+__all__ = ["NOTE", "PAGE", "Importer", "record_revision"]

@@ -1,0 +1,274 @@
+"""Markdown folders from Hugo, Hexo and Jekyll → :class:`.records.NoteRecord`.
+
+What is read from where, beyond the front-matter tables of :mod:`.formats`:
+
+* the slug: front matter ``slug``, else the old permalink's last segment, else the file name
+  (Jekyll's ``YYYY-MM-DD-`` prefix, a language suffix such as ``.en`` and, for a Hugo page
+  bundle's ``index.md``, the folder name instead), made ASCII (Chinese → pinyin);
+* the date: front matter, else Jekyll's file name; a time without offset is in ``TIME_ZONE``;
+* the language: front matter, else a ``.zh``/``.en`` file-name suffix, else the title's (and
+  body's) script;
+* drafts: ``draft: true``, ``published: false``, or a file under ``_drafts/``;
+* pages: ``type``/``layout: page``, or a file under a ``pages``/``_pages`` folder;
+* the summary: front matter, else the text above Hexo's ``<!-- more -->``.
+
+Files without front matter (READMEs), Hugo's ``_index.md`` section files and biji's data
+file are not notes; the data file (:mod:`.export`) is read as :class:`.records.SiteData`.
+"""
+
+import re
+from datetime import date, datetime, time
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+
+from ..cjk import CJK_RE
+from ..models import Language
+from ..rendering import render_markdown
+from ..slugs import ascii_slug
+from . import body as bodies
+from . import frontmatter
+from .formats import AUTO, FORMATS
+from .records import NOTE, PAGE, NoteRecord, SiteData
+
+MARKDOWN_SUFFIXES = {".md", ".markdown", ".mdown"}
+JEKYLL_NAME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})-(.+)$")
+LANG_SUFFIX = re.compile(r"^(?P<stem>.+)\.(?P<lang>zh|zh-cn|zh-hans|zh-tw|en|en-us|en-gb)$", re.I)
+DATA_FILES = ("data/biji.yaml", "source/_data/biji.yaml", "_data/biji.yaml")
+SKIPPED_DIRS = {"node_modules", "public", "_site", "themes", "resources", ".git"}
+
+
+class RecordError(ValueError):
+    """A file cannot become a note; ``line`` points at the cause when known."""
+
+    def __init__(self, message, line=None):
+        super().__init__(message)
+        self.line = line
+
+
+def language_code(value):
+    """``zh``, ``zh-CN``, ``zh_Hans``, ``Chinese`` → ``zh-hans``; ``en-US`` → ``en``; else ""."""
+    value = str(value or "").strip().lower().replace("_", "-")
+    if value.startswith("zh") or value in ("chinese", "中文", "cn"):
+        return Language.CHINESE
+    if value.startswith("en") or value == "english":
+        return Language.ENGLISH
+    return ""
+
+
+def guess_language(title, body):
+    if CJK_RE.search(title):
+        return Language.CHINESE
+    sample = body[:2000]
+    return Language.CHINESE if len(CJK_RE.findall(sample)) > len(sample) // 20 else Language.ENGLISH
+
+
+def as_datetime(value, what):
+    """An aware datetime from YAML/TOML's datetime, date or text; naive means TIME_ZONE."""
+    if isinstance(value, str):
+        text = value.strip().replace("/", "-")
+        try:
+            value = datetime.fromisoformat(text)
+        except ValueError:
+            raise RecordError(f"{what}: {value!r} is not a date") from None
+    if isinstance(value, date) and not isinstance(value, datetime):
+        value = datetime.combine(value, time())
+    if not isinstance(value, datetime):
+        raise RecordError(f"{what}: {value!r} is not a date")
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=ZoneInfo(settings.TIME_ZONE))
+    return value
+
+
+def as_list(value):
+    if value is None or value == "":
+        return []
+    if isinstance(value, str):
+        return [part.strip() for part in value.split(",") if part.strip()]
+    if isinstance(value, list):
+        flat = []
+        for item in value:  # Hexo's nested categories: [[A, B]] is the path A > B
+            flat.extend(as_list(item) if isinstance(item, list) else [str(item).strip()])
+        return [item for item in flat if item]
+    return [str(value).strip()]
+
+
+def as_bool(value):
+    if isinstance(value, str):
+        return value.strip().lower() in ("true", "yes", "1", "on")
+    return bool(value)
+
+
+def url_path(value):
+    """An old URL's path, decoded, starting with ``/``."""
+    path = unquote(urlsplit(str(value).strip()).path)
+    return path if path.startswith("/") else f"/{path}"
+
+
+def discover(paths):
+    """(file, site root) for every Markdown file under ``paths``, sorted, and data files."""
+    files, data = [], []
+    for given in map(Path, paths):
+        root = given if given.is_dir() else site_root_of(given)
+        if given.is_file():
+            files.append((given, root))
+            continue
+        for rel in DATA_FILES:
+            if (given / rel).is_file():
+                data.append((given / rel, given))
+        for path in sorted(given.rglob("*")):
+            inside = path.relative_to(given).parts
+            if path.suffix.lower() in MARKDOWN_SUFFIXES and path.is_file():
+                if not SKIPPED_DIRS.intersection(inside) and path.name != "_index.md":
+                    files.append((path, given))
+    return files, data
+
+
+def site_root_of(path):
+    for parent in path.resolve().parents:
+        if any((parent / name).is_dir() for name in ("content", "source", "_posts", "static")):
+            return parent
+    return path.resolve().parent
+
+
+def read_site_data(path, root):
+    source = str(path.relative_to(root))
+    document = frontmatter.split("---\n" + path.read_text("utf-8") + "\n---\n")
+    meta = document.meta
+    return SiteData(
+        source=source,
+        site=meta.get("site") or {},
+        navigation=meta.get("navigation") or [],
+        series=meta.get("series") or [],
+        tags=meta.get("tags") or [],
+    )
+
+
+def read_file(path, root, fmt_name="auto", kept=None):
+    """One Markdown file → a :class:`NoteRecord`; :class:`RecordError` or
+    :class:`.frontmatter.FrontMatterError` if it cannot be one; None if it is not a note."""
+    fmt = FORMATS.get(fmt_name, AUTO)
+    try:
+        text = path.read_text("utf-8")
+    except UnicodeDecodeError:
+        raise RecordError("not UTF-8 text") from None
+    document = frontmatter.split(text)
+    if not document.syntax:
+        return None
+    rel = path.relative_to(root)
+    record = NoteRecord(
+        source=str(rel),
+        base_dir=path.parent,
+        file_stem=path.stem,
+        site_root=root,
+        key_lines=document.key_lines,
+    )
+    record.body_line = len(text.split("\n")) - len(document.body.split("\n")) + 1
+    values = {}
+    for key, value in document.meta.items():
+        if (name := fmt.field_for(key)) and name not in values:
+            values[name] = (key, value)
+    _fill(record, values)
+    folder_parts = {part.lower() for part in rel.parts[:-1]}
+    if "_drafts" in folder_parts:
+        record.draft = True
+    if "pages" in folder_parts or "_pages" in folder_parts:
+        record.kind = PAGE
+    _derive_from_path(record, path)
+    if not record.title:
+        raise RecordError("no title", 1)
+    body = (
+        bodies.translate(
+            document.body, lambda offset, tag: kept(record, document.body, offset, tag)
+        )
+        if kept
+        else bodies.translate(document.body, lambda *a: None)
+    )
+    record.body = body
+    if not record.summary and (head := bodies.split_more(body)):
+        record.summary = render_markdown(head).plain_text.strip()
+    record.language = record.language or guess_language(record.title, body)
+    record.slug = ascii_slug(record.slug) or ascii_slug(record.title) or "note"
+    return record
+
+
+def _fill(record, values):
+    def get(name, default=None):
+        return values[name][1] if name in values else default
+
+    def line(name):
+        return record.line_of(values[name][0]) if name in values else None
+
+    record.title = str(get("title") or "").strip()
+    record.slug = str(get("slug") or "").strip()
+    if "language" in values:
+        record.language = language_code(get("language"))
+        if not record.language:
+            raise RecordError(
+                f"language {get('language')!r} is neither Chinese nor English", line("language")
+            )
+    for name, attr in (("published_at", "published_at"), ("updated_at", "updated_at")):
+        if get(name) not in (None, ""):
+            try:
+                setattr(record, attr, as_datetime(get(name), values[name][0]))
+            except RecordError as error:
+                raise RecordError(str(error), line(name)) from None
+    record.draft = as_bool(get("draft", False)) or not as_bool(get("published", True))
+    record.kind = PAGE if str(get("kind", "")).lower() == "page" else NOTE
+    record.summary = str(get("summary") or "").strip()
+    record.tags = as_list(get("tags"))
+    record.tags_zh = [str(t) for t in get("tags_zh") or []]
+    categories = as_list(get("series"))
+    if categories:
+        record.series = categories[0]
+        record.tags += [c for c in categories[1:] if c not in record.tags]
+    if get("series_position") not in (None, ""):
+        try:
+            record.series_position = int(get("series_position"))
+        except (TypeError, ValueError):
+            raise RecordError(
+                "series_position must be a whole number", line("series_position")
+            ) from None
+        if record.series_position < 1:
+            raise RecordError("series_position starts at 1", line("series_position"))
+    record.translation_key = str(get("translation_key") or "").strip()
+    for name in ("source_title", "source_author", "source_url"):
+        setattr(record, name, str(get(name) or "").strip())
+    if get("author") and record.source_url and not record.source_author:
+        record.source_author = str(get("author")).strip()
+    if get("source_date") not in (None, ""):
+        try:
+            record.source_date = as_datetime(get("source_date"), "source_date").date()
+        except RecordError as error:
+            raise RecordError(str(error), line("source_date")) from None
+    cover = get("cover")
+    if isinstance(cover, dict):  # PaperMod and friends: cover: {image: …, alt: …}
+        record.cover_alt = str(cover.get("alt") or "")
+        cover = cover.get("image")
+    record.cover = str(cover or "").strip()
+    record.cover_alt = str(get("cover_alt") or record.cover_alt).strip()
+    record.old_paths = [url_path(p) for p in as_list(get("old_paths"))]
+    if permalink := get("permalink"):
+        record.old_paths.insert(0, url_path(permalink))
+        if not record.slug:
+            record.slug = url_path(permalink).rstrip("/").rsplit("/", 1)[-1].split(".")[0]
+
+
+def _derive_from_path(record, path):
+    stem = path.stem
+    if match := LANG_SUFFIX.match(stem):
+        stem = match["stem"]
+        record.language = record.language or language_code(match["lang"])
+    if stem.lower() == "index" and path.parent.name:  # a Hugo page bundle or Hexo page
+        stem = path.parent.name
+    if match := JEKYLL_NAME.match(stem):
+        stem = match[4]
+        if record.published_at is None:
+            try:
+                day = date(int(match[1]), int(match[2]), int(match[3]))
+            except ValueError:
+                raise RecordError(f"the file name's date {stem[:10]!r} is not a date") from None
+            record.published_at = as_datetime(day, "file name")
+    record.slug = record.slug or stem

@@ -1,0 +1,227 @@
+"""Files a note refers to: found in the imported folder, verified, stored, links rewritten.
+
+Rules, in order, for a link target in a body (``![](…)``, ``[](…)``, ``<img src>``) or a cover:
+
+1. ``http(s)://`` and ``//`` URLs are left as they are; images among them are listed in the
+   report (the author may want copies).
+2. ``/media/<name>`` whose file is in the folder's media directory (what :mod:`.export`
+   writes): restored **at the same name** when it passes the editor's verification
+   (:func:`blog.uploads.store_image`, whose re-encoded copy is then deleted) and its
+   extension is the detected format's. The bytes
+   are kept as they are, not re-encoded: biji wrote them (re-encoding a JPEG again would
+   change it, and the round trip must give the same files); served with the extension's
+   type and ``nosniff``, appended bytes are never run. If another file already has that
+   name, the image is stored under a new name instead and the link follows.
+3. Any other path, relative to the note's file (a Hugo page bundle, a Hexo asset folder
+   named like the post) or site-absolute (``/images/x.png`` in ``static/``, ``source/`` or the
+   folder itself), goes through :func:`blog.uploads.store_image` like an editor upload:
+   verified, re-encoded, random name. A file that is not an image is reported and its link
+   kept.
+
+Nothing outside the imported folder is ever read (``../../etc/passwd`` is refused). The same
+bytes are stored once (:class:`.models.ImportedMedia`), so a second import rewrites links to
+the same names and the note comes out unchanged.
+"""
+
+import hashlib
+import re
+from pathlib import Path, PurePosixPath
+from urllib.parse import unquote, urlsplit
+
+from django.conf import settings
+from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
+
+from ..uploads import ALLOWED_FORMATS, RejectedImage, store_image
+from .models import ImportedMedia
+
+LINK = re.compile(
+    r"(?P<bang>!?)\[(?P<text>[^\]\n]*)\]\(\s*(?P<url><[^>\n]+>|[^)\s]+)(?P<rest>[^)\n]*)\)"
+)
+IMG_TAG = re.compile(r"""(<img\b[^>]*?\bsrc=)(["'])([^"'>]+)\2""", re.IGNORECASE)
+REFERENCE = re.compile(r"^(?P<head>[ ]{0,3}\[[^\]\n]+\]:[ \t]*)(?P<url>\S+)", re.MULTILINE)
+IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg", ".bmp", ".avif", ".tif"}
+ASSET_ROOTS = ("static", "source", "")  # Hugo, Hexo, Jekyll/plain: where /x.png lives
+MEDIA_DIRS = ("static/media", "source/media", "media")
+EXTENSIONS = {"jpeg": "jpg", "jpg": "jpg", "png": "png", "webp": "webp", "gif": "gif"}
+
+
+def media_prefix():
+    return settings.MEDIA_URL if settings.MEDIA_URL.startswith("/") else "/media/"
+
+
+def is_remote(url):
+    return url.startswith("//") or bool(urlsplit(url).scheme)
+
+
+class MediaStore:
+    """Stores the files of one import; ``created`` lists names written for the current file,
+    so that a file whose transaction fails can take its images with it."""
+
+    def __init__(self, site_root, report, dry_run=False):
+        self.root = Path(site_root).resolve()
+        self.report = report
+        self.dry_run = dry_run
+        self.created = []
+
+    # --- finding files -------------------------------------------------------------------
+    def _inside(self, path):
+        try:
+            resolved = path.resolve()
+        except OSError:
+            return None
+        return resolved if resolved.is_relative_to(self.root) and resolved.is_file() else None
+
+    def locate(self, url, base_dir, stem=""):
+        """The local file ``url`` names, or None."""
+        path = unquote(urlsplit(url).path)
+        if not path or is_remote(url):
+            return None
+        if path.startswith("/"):
+            candidates = [self.root / top / path.lstrip("/") for top in ASSET_ROOTS]
+        else:
+            base = Path(base_dir or self.root)
+            candidates = [base / path, base / stem / path] if stem else [base / path]
+        return next(filter(None, map(self._inside, candidates)), None)
+
+    def media_file(self, url):
+        """For ``/media/<name>``: (name, the file in the folder's media directory or None)."""
+        path = unquote(urlsplit(url).path)
+        prefix = media_prefix()
+        if not path.startswith(prefix):
+            return None, None
+        name = path[len(prefix) :]
+        if ".." in PurePosixPath(name).parts or not name:
+            return None, None
+        found = (self._inside(self.root / top / name) for top in MEDIA_DIRS)
+        return name, next(filter(None, found), None)
+
+    # --- storing -------------------------------------------------------------------------
+    def store(self, url, base_dir, stem, source, line=None):
+        """The stored file's name for the file ``url`` refers to; None to keep the link."""
+        name, local = self.media_file(url)
+        if name is not None:
+            if local is not None:
+                return self._restore(name, local, source, line)
+            if not default_storage.exists(name):
+                self.report.warn(source, f"{url}: not in the folder's media directory", line)
+            return None
+        path = self.locate(url, base_dir, stem)
+        if path is None:
+            return None
+        return self._store_new(path, source, line)
+
+    def _verified(self, path, source, line):
+        """(bytes, extension of the detected format), or (None, None) when refused.
+
+        The editor's own check decides: :func:`store_image` verifies and stores a re-encoded
+        copy, which is deleted again here; ``keep`` keeps it instead (a new file).
+        """
+        data = path.read_bytes()
+        stored = self._store_image(data, path.name, source, line)
+        if stored is None:
+            return None, None
+        default_storage.delete(stored.name)
+        return data, PurePosixPath(stored.name).suffix.lstrip(".")
+
+    def _store_image(self, data, filename, source, line):
+        try:
+            return store_image(ContentFile(data, name=filename))
+        except RejectedImage as error:
+            self.report.warn(source, f"{filename}: not imported: {error}", line)
+            return None
+
+    def _remember(self, data, name):
+        digest = hashlib.sha256(data).hexdigest()
+        if not self.dry_run:
+            ImportedMedia.objects.update_or_create(sha256=digest, defaults={"name": name})
+
+    def _known(self, data):
+        digest = hashlib.sha256(data).hexdigest()
+        known = ImportedMedia.objects.filter(sha256=digest).first()
+        return known.name if known and default_storage.exists(known.name) else None
+
+    def _store_new(self, path, source, line):
+        data = path.read_bytes()
+        if name := self._known(data):
+            return name
+        stored = self._store_image(data, path.name, source, line)
+        if stored is None:
+            return None
+        if self.dry_run:
+            default_storage.delete(stored.name)
+            return stored.name
+        self.created.append(stored.name)
+        self._remember(data, stored.name)
+        return stored.name
+
+    def _restore(self, name, path, source, line):
+        data, detected = self._verified(path, source, line)
+        if data is None:
+            return None
+        extension = EXTENSIONS.get(PurePosixPath(name).suffix.lower().lstrip("."))
+        if extension != detected:
+            self.report.warn(source, f"{name}: the name does not match its {detected} data", line)
+            return self._store_new(path, source, line)
+        if default_storage.exists(name):
+            with default_storage.open(name, "rb") as existing:
+                if existing.read() == data:
+                    return name
+            return self._store_new(path, source, line)  # another file holds the name
+        if not self.dry_run:
+            saved = default_storage.save(name, ContentFile(data))
+            self.created.append(saved)
+            self._remember(data, saved)
+            return saved
+        return name
+
+    def discard_created(self):
+        """Delete the files stored for a file whose transaction was rolled back."""
+        for name in self.created:
+            default_storage.delete(name)
+        self.created = []
+
+    # --- bodies --------------------------------------------------------------------------
+    def rewrite(self, body, base_dir, stem, source, first_line=1):
+        """``body`` with local file links pointing at stored media."""
+
+        def line_of(offset):
+            return first_line + body.count("\n", 0, offset)
+
+        def target(url, offset, image):
+            bare = url.strip("<>")
+            if is_remote(bare):
+                if image:
+                    self.report.remote_images.append((source, bare))
+                return url
+            if bare.startswith("#") or bare.startswith("mailto:"):
+                return url
+            name = self.store(bare, base_dir, stem, source, line_of(offset))
+            if name is None:
+                if image and self.locate(bare, base_dir, stem) is None:
+                    if self.media_file(bare)[0] is None:
+                        self.report.warn(source, f"image not found: {bare}", line_of(offset))
+                return url
+            return default_storage.url(name)
+
+        def link(match):
+            image = (
+                match["bang"] == "!"
+                or Path(urlsplit(match["url"]).path).suffix.lower() in IMAGE_SUFFIXES
+            )
+            new = target(match["url"], match.start(), image)
+            return f"{match['bang']}[{match['text']}]({new}{match['rest']})"
+
+        def img(match):
+            return match[1] + match[2] + target(match[3], match.start(), True) + match[2]
+
+        def reference(match):
+            image = Path(urlsplit(match["url"]).path).suffix.lower() in IMAGE_SUFFIXES
+            return match["head"] + target(match["url"], match.start(), image)
+
+        body = LINK.sub(link, body)
+        body = IMG_TAG.sub(img, body)
+        return REFERENCE.sub(reference, body)
+
+
+__all__ = ["ALLOWED_FORMATS", "MediaStore", "is_remote", "media_prefix"]

@@ -1,0 +1,58 @@
+"""What every importer produces and the importer stores: a note or page, format-free.
+
+Markdown files (:mod:`.markdown_import`) and WordPress items (:mod:`.wordpress`) become
+:class:`NoteRecord`; :mod:`.importer` writes them. Keeping the formats on one side and the
+database on the other is what lets one report, one transaction rule and one idempotence rule
+serve every format.
+"""
+
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from pathlib import Path
+
+NOTE, PAGE = "note", "page"
+
+
+@dataclass
+class NoteRecord:
+    source: str  # the file (or file#item) named in the report
+    kind: str = NOTE
+    title: str = ""
+    slug: str = ""
+    language: str = ""
+    draft: bool = False
+    published_at: datetime | None = None
+    updated_at: datetime | None = None
+    body: str = ""
+    summary: str = ""
+    tags: list[str] = field(default_factory=list)
+    tags_zh: list[str] = field(default_factory=list)  # Chinese names, beside ``tags``
+    series: str = ""  # a series' title or slug (from categories)
+    series_position: int | None = None
+    translation_key: str = ""
+    source_title: str = ""
+    source_author: str = ""
+    source_url: str = ""
+    source_date: date | None = None
+    cover: str = ""  # a path or URL as written in the source
+    cover_alt: str = ""
+    old_paths: list[str] = field(default_factory=list)
+    base_dir: Path | None = None  # where relative file references are resolved
+    file_stem: str = ""  # Hexo keeps a post's images in a folder named like the file
+    site_root: Path | None = None  # the imported folder: nothing outside it is read
+    body_line: int = 1  # the body's first line in the source file, for reports
+    key_lines: dict = field(default_factory=dict)
+
+    def line_of(self, key):
+        return self.key_lines.get(key)
+
+
+@dataclass
+class SiteData:
+    """biji's own data file: everything that is not a note or page (see :mod:`.export`)."""
+
+    source: str
+    site: dict = field(default_factory=dict)
+    navigation: list = field(default_factory=list)
+    series: list = field(default_factory=list)
+    tags: list = field(default_factory=list)

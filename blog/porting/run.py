@@ -1,0 +1,66 @@
+"""The import entry points shared by the commands and the admin page: read, then store.
+
+Reading never touches the database; a file that cannot be read (bad YAML or TOML, no title,
+an invalid date) is reported with its line and skipped, and the others are imported.
+"""
+
+from pathlib import Path
+
+import yaml
+
+from . import markdown_import, wordpress
+from .frontmatter import FrontMatterError
+from .importer import Importer
+from .report import SKIPPED, Progress, Report
+
+
+def read_markdown(paths, fmt, report):
+    records, data = [], []
+    files, data_files = markdown_import.discover(paths)
+    for path, root in data_files:
+        try:
+            data.append(markdown_import.read_site_data(path, root))
+        except (FrontMatterError, yaml.YAMLError, OSError, ValueError) as error:
+            report.error(str(path), f"not imported: {error}")
+
+    def kept(record, body, offset, text):
+        line = record.body_line + body.count("\n", 0, offset)
+        report.kept_shortcodes.append((record.source, line, text))
+
+    for path, root in files:
+        source = str(path.relative_to(root)) if path.is_relative_to(root) else str(path)
+        try:
+            record = markdown_import.read_file(path, root, fmt, kept)
+        except (FrontMatterError, markdown_import.RecordError) as error:
+            report.error(source, f"not imported: {error}", error.line)
+            report.add(source, SKIPPED, "error")
+            continue
+        except OSError as error:
+            report.error(source, f"not imported: {error}")
+            report.add(source, SKIPPED, "error")
+            continue
+        if record is None:
+            report.add(source, SKIPPED, "no front matter: not a note")
+            continue
+        records.append(record)
+    return records, data
+
+
+def import_markdown(paths, fmt="auto", dry_run=False, permalink="", progress_stream=None):
+    for path in map(Path, paths):
+        if not path.exists():
+            raise FileNotFoundError(f"{path} does not exist")
+    report = Report(dry_run=dry_run)
+    records, data = read_markdown(paths, fmt, report)
+    progress = Progress(len(records), progress_stream) if progress_stream else None
+    return Importer(report, dry_run, permalink).run(records, data, progress)
+
+
+def import_wordpress(path, media="", dry_run=False, progress_stream=None):
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"{path} does not exist")
+    report = Report(dry_run=dry_run)
+    records = wordpress.read_export(path, Path(media) if media else None, report)
+    progress = Progress(len(records), progress_stream) if progress_stream else None
+    return Importer(report, dry_run).run(records, (), progress)

@@ -1,0 +1,188 @@
+"""WordPress exports (WXR, Tools → Export) → :class:`.records.NoteRecord`.
+
+Posts and pages become notes and pages (attachments are only read to find featured images;
+trashed items, menus and other types are skipped, and said so). The HTML is converted to
+Markdown with markdownify, after WordPress's own paragraphs (blank lines, ``wpautop``) are
+made explicit and block-editor comments removed. Shortcodes (``[gallery]``, ``[caption]``…)
+are kept as text and listed.
+
+Dates are the GMT ones (a draft's ``0000-00-00`` means none). ``publish`` and ``future``
+(scheduled) are published; ``draft``, ``pending`` and ``private`` become drafts. The first
+category is the series (WordPress's "Uncategorized" is not one), further ones become tags.
+The post's old link is kept as an old path, so it redirects to the note.
+
+Images: a link to the old site's ``wp-content/uploads`` is looked up in the media folder
+(beside the file unless told, holding ``wp-content/uploads/…``) and stored like an editor
+upload; what is not there stays a remote link (and is listed).
+
+XML is parsed with defusedxml: an export is untrusted input (entity expansion bombs).
+"""
+
+import re
+from datetime import UTC, datetime
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+from defusedxml import ElementTree
+from markdownify import markdownify
+
+from ..slugs import ascii_slug
+from .markdown_import import guess_language, language_code, url_path
+from .records import NOTE, PAGE, NoteRecord
+from .report import SKIPPED
+
+NS = {
+    "wp": "http://wordpress.org/export/1.2/",
+    "content": "http://purl.org/rss/1.0/modules/content/",
+    "excerpt": "http://wordpress.org/export/1.2/excerpt/",
+    "dc": "http://purl.org/dc/elements/1.1/",
+}
+PUBLISHED = {"publish", "future"}
+DRAFTS = {"draft", "pending", "private", "auto-draft"}
+UNCATEGORIZED = {"uncategorized", "未分类"}
+BLOCK_TAG = re.compile(r"^\s*<(p|div|h[1-6]|ul|ol|li|pre|blockquote|table|figure|hr|img)\b", re.I)
+BLOCK_COMMENT = re.compile(r"<!--\s*/?wp:[^>]*-->\n?")
+SHORTCODE = re.compile(r"\[(/?)([a-z_][\w-]*)\b[^\]\n]*\]")
+UPLOADS = re.compile(r"https?://[^\s\"')]+?(/wp-content/uploads/[^\s\"')]+)")
+
+
+def _text(item, path):
+    found = item.find(path, NS)
+    return (found.text or "").strip() if found is not None else ""
+
+
+def _date(value):
+    if not value or value.startswith("0000"):
+        return None
+    try:
+        return datetime.strptime(value, "%Y-%m-%d %H:%M:%S").replace(tzinfo=UTC)
+    except ValueError:
+        return None
+
+
+def _meta(item):
+    return {
+        _text(meta, "wp:meta_key"): _text(meta, "wp:meta_value")
+        for meta in item.findall("wp:postmeta", NS)
+    }
+
+
+def autop(html):
+    """WordPress's paragraphs: blocks separated by blank lines, single newlines as <br>."""
+    html = BLOCK_COMMENT.sub("", html.replace("\r\n", "\n"))
+    blocks = [block.strip() for block in re.split(r"\n\s*\n", html) if block.strip()]
+    return "\n".join(
+        block if BLOCK_TAG.match(block) else "<p>" + block.replace("\n", "<br>\n") + "</p>"
+        for block in blocks
+    )
+
+
+def _language_of_code(element):
+    for name in element.get("class", []):
+        if name.startswith("language-") or name.startswith("lang-"):
+            return name.split("-", 1)[1]
+    return ""
+
+
+def to_markdown(html):
+    markdown = markdownify(
+        autop(html),
+        heading_style="ATX",
+        bullets="-",
+        code_language_callback=lambda el: _language_of_code(el.find("code") or el),
+        escape_underscores=False,
+        escape_asterisks=False,
+    )
+    markdown = re.sub(r"\n{3,}", "\n\n", markdown).strip()
+    return markdown + "\n" if markdown else ""
+
+
+def read_export(path, media, report):
+    source = path.name
+    try:
+        tree = ElementTree.parse(path)
+    except ElementTree.ParseError as error:
+        line = error.position[0] if getattr(error, "position", None) else None
+        report.error(source, f"not a readable WordPress export: {error}", line)
+        return []
+    channel = tree.getroot().find("channel")
+    if channel is None:
+        report.error(source, "not a WordPress export: no <channel>")
+        return []
+    default_language = language_code(_text(channel, "language"))
+    root = (media or path.parent).resolve()
+    items = channel.findall("item")
+    attachments = {
+        _text(item, "wp:post_id"): _text(item, "wp:attachment_url")
+        for item in items
+        if _text(item, "wp:post_type") == "attachment"
+    }
+    records = []
+    for number, item in enumerate(items, start=1):
+        kind = _text(item, "wp:post_type")
+        name = f"{source}#item {number} (id {_text(item, 'wp:post_id') or '?'})"
+        if kind == "attachment":
+            continue
+        if kind not in ("post", "page") or _text(item, "wp:status") == "trash":
+            report.add(name, SKIPPED, f"{kind or 'item'} ({_text(item, 'wp:status')})")
+            continue
+        try:
+            records.append(_record(item, name, kind, default_language, attachments, root, report))
+        except ValueError as error:
+            report.error(name, f"not imported: {error}")
+            report.add(name, SKIPPED, "error")
+    return records
+
+
+def _record(item, name, kind, default_language, attachments, root, report):
+    title = _text(item, "title")
+    if not title:
+        raise ValueError("no title")
+    status = _text(item, "wp:status")
+    if status not in PUBLISHED | DRAFTS:
+        raise ValueError(f"unknown status {status!r}")
+    meta = _meta(item)
+    html = _text(item, "content:encoded")
+    for match in SHORTCODE.finditer(html):
+        if not match[1]:  # an opening or lone shortcode
+            report.kept_shortcodes.append((name, None, match[0]))
+    local = lambda m: m[1] if (root / m[1].lstrip("/")).is_file() else m[0]  # noqa: E731
+    body = to_markdown(UPLOADS.sub(local, html))
+    categories = [
+        (c.text or "").strip()
+        for c in item.findall("category")
+        if c.get("domain") == "category" and (c.text or "").strip().lower() not in UNCATEGORIZED
+    ]
+    tags = [
+        (c.text or "").strip() for c in item.findall("category") if c.get("domain") == "post_tag"
+    ]
+    record = NoteRecord(
+        source=name,
+        kind=PAGE if kind == "page" else NOTE,
+        title=title,
+        slug=ascii_slug(unquote(_text(item, "wp:post_name"))) or ascii_slug(title),
+        draft=status in DRAFTS,
+        published_at=_date(_text(item, "wp:post_date_gmt")),
+        updated_at=_date(_text(item, "wp:post_modified_gmt")),
+        body=body,
+        summary=to_markdown(_text(item, "excerpt:encoded")).strip(),
+        tags=tags + categories[1:],
+        series=categories[0] if categories else "",
+        translation_key=meta.get("translation_key", ""),
+        base_dir=root,
+        site_root=root,
+    )
+    record.language = language_code(meta.get("language")) or default_language
+    record.language = record.language or guess_language(title, body)
+    if (
+        status in PUBLISHED
+        and (link := _text(item, "link"))
+        and urlsplit(link).path not in ("", "/")
+    ):
+        record.old_paths = [url_path(link)]
+    if thumbnail := attachments.get(meta.get("_thumbnail_id", "")):
+        record.cover = urlsplit(thumbnail).path
+    return record
+
+
+__all__ = ["read_export", "to_markdown", "Path"]

@@ -1,18 +1,53 @@
-"""Feeds live outside i18n_patterns: a subscriber's URL never depends on the interface language."""
+"""Feeds live outside i18n_patterns: a subscriber's URL never depends on the interface language.
+
+Each feed is wrapped for HTTP caching with Django's own tools, outermost first:
+
+* ``cache_control``: ``public, max-age=600`` on every answer, 304s included.
+* ``condition(last_modified_func=feed.last_modified)``: one aggregate query dates the feed from
+  its URL and answers If-Modified-Since with 304 before the feed is built (HTTP ignores the date
+  when If-None-Match is sent; then the content decides).
+* ``ConditionalGetMiddleware`` (settings.MIDDLEWARE) hashes the built feed into its ETag and
+  answers a matching If-None-Match with 304.
+"""
 
 from django.urls import path
+from django.views.decorators.cache import cache_control
+from django.views.decorators.http import condition
 
 from . import feeds
 
 app_name = "feeds"
 
+CACHE_SECONDS = 600
+
+
+def cached(feed):
+    """``feed`` (a Feed instance) as a view with Last-Modified, ETag and Cache-Control."""
+
+    def view(request, **url_kwargs):
+        response = feed(request, **url_kwargs)
+        # Django's Feed dates a response by its newest item (the epoch-2000 placeholder for an
+        # empty feed); drop it so condition() sets the scope's date, the one it compares with
+        # If-Modified-Since, and none at all for an empty feed.
+        del response.headers["Last-Modified"]
+        response.headers["Content-Language"] = feed.feed_language(**url_kwargs)
+        return response
+
+    view = condition(last_modified_func=feed.last_modified)(view)
+    return cache_control(public=True, max_age=CACHE_SECONDS)(view)
+
+
 urlpatterns = [
-    path("feed/", feeds.LatestNotesRss(), name="all-rss"),
-    path("feed/atom/", feeds.LatestNotesAtom(), name="all-atom"),
-    path("tags/<slug:slug>/feed/", feeds.TagNotesRss(), name="tag-rss"),
-    path("tags/<slug:slug>/feed/atom/", feeds.TagNotesAtom(), name="tag-atom"),
-    path("series/<slug:slug>/feed/", feeds.SeriesNotesRss(), name="series-rss"),
-    path("series/<slug:slug>/feed/atom/", feeds.SeriesNotesAtom(), name="series-atom"),
-    path("lang/<str:language>/feed/", feeds.LanguageNotesRss(), name="language-rss"),
-    path("lang/<str:language>/feed/atom/", feeds.LanguageNotesAtom(), name="language-atom"),
+    path("feed/", cached(feeds.LatestNotesFeed()), name="all-rss"),
+    path("feed/atom/", cached(feeds.LatestNotesAtomFeed()), name="all-atom"),
+    path("tags/<slug:slug>/feed/", cached(feeds.TagNotesFeed()), name="tag-rss"),
+    path("tags/<slug:slug>/feed/atom/", cached(feeds.TagNotesAtomFeed()), name="tag-atom"),
+    path("series/<slug:slug>/feed/", cached(feeds.SeriesNotesFeed()), name="series-rss"),
+    path("series/<slug:slug>/feed/atom/", cached(feeds.SeriesNotesAtomFeed()), name="series-atom"),
+    path("lang/<str:language>/feed/", cached(feeds.LanguageNotesFeed()), name="language-rss"),
+    path(
+        "lang/<str:language>/feed/atom/",
+        cached(feeds.LanguageNotesAtomFeed()),
+        name="language-atom",
+    ),
 ]

@@ -1,5 +1,6 @@
 """sitemap.xml: published notes, tags and series with published notes, published pages and
-the section indexes. URLs are absolute on ``settings.SITE_URL``, whatever Host asked.
+the section indexes. URLs are absolute on ``settings.SITE_URL`` (:func:`blog.site_url.absolute_url`,
+the joiner the pages and feeds use), whatever Host asked.
 
 A note is listed once, in the interface of its own language (its translation is listed as a
 note of its own); indexes, tags, series and pages are listed in every interface language with
@@ -8,25 +9,37 @@ hreflang alternates.
 
 from urllib.parse import urlsplit
 
-from django.conf import settings
 from django.contrib.sitemaps import Sitemap
 from django.db.models import Max
 from django.urls import reverse
 from django.utils import translation
 
 from .models import Note, Page, Series, Tag
+from .site_url import absolute_url
 
 
 class SiteURLSitemap(Sitemap):
-    """Builds locations on SITE_URL (scheme and host) rather than the request's host."""
+    """Locations are exactly :func:`absolute_url` of each item's path.
+
+    Django writes ``protocol://domain`` + ``location(item)``: the scheme and host come from
+    SITE_URL, and :meth:`location` returns the rest of ``absolute_url(path)``, the SITE_URL
+    path prefix included (once, whether or not ``reverse()`` already added it). Subclasses
+    give the path in :meth:`path`.
+    """
 
     @property
     def protocol(self):
-        return urlsplit(settings.SITE_URL).scheme or "https"
+        return urlsplit(absolute_url("/")).scheme
 
     def get_domain(self, site=None):
-        parts = urlsplit(settings.SITE_URL)
-        return parts.netloc + parts.path.rstrip("/")
+        return urlsplit(absolute_url("/")).netloc
+
+    def location(self, item):
+        parts = urlsplit(absolute_url(self.path(item)))
+        return parts._replace(scheme="", netloc="").geturl()
+
+    def path(self, item):
+        return item.get_absolute_url()
 
 
 class BilingualSitemap(SiteURLSitemap):
@@ -42,7 +55,7 @@ class NoteSitemap(SiteURLSitemap):
     def items(self):
         return Note.objects.published().only("slug", "language", "updated_at").order_by("pk")
 
-    def location(self, note):
+    def path(self, note):
         with translation.override(note.language):
             return note.get_absolute_url()
 
@@ -100,7 +113,7 @@ class SectionSitemap(BilingualSitemap):
     def items(self):
         return ["blog:home", "blog:series-list", "blog:tag-list", "blog:archive"]
 
-    def location(self, name):
+    def path(self, name):
         return reverse(name)
 
 

@@ -318,3 +318,50 @@ def test_validators_change_when_a_note_is_edited_or_published(client, blog):
         went_live = client.get(path, HTTP_IF_MODIFIED_SINCE=edited["Last-Modified"])
     assert went_live.status_code == 200
     assert "Scheduled" in titles(feedparser.parse(went_live.content))
+
+
+@pytest.mark.parametrize(
+    "scope, arg", [("tag", "scheduling"), ("series", "gpu"), ("language", "en")]
+)
+def test_scoped_feeds_answer_if_modified_since_from_the_url_alone(client, blog, scope, arg):
+    SiteSettings.load()
+    last_modified = fetch(client, url(scope, "atom", arg))["Last-Modified"]
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url(scope, "atom", arg), HTTP_IF_MODIFIED_SINCE=last_modified)
+    assert response.status_code == 304
+    assert len(queries) == 1  # no tag or series loaded, no site settings
+
+
+def test_last_modified_covers_the_whole_scope_not_only_the_items_shown(client):
+    for hours in range(21):
+        make_note(title=f"Note {hours:02}", published_ago=timedelta(hours=hours + 1))
+    path = url("all", "rss")
+    first = fetch(client, path)
+    # An edit of the 21st note, which the feed does not show: the date the 200 carries and the
+    # date If-Modified-Since is compared with are the same, so the edit is seen either way.
+    Note.objects.filter(title="Note 20").update(updated_at=timezone.now() + timedelta(minutes=1))
+    assert client.get(path, HTTP_IF_MODIFIED_SINCE=first["Last-Modified"]).status_code == 200
+    assert fetch(client, path)["Last-Modified"] != first["Last-Modified"]
+
+
+def test_site_settings_are_read_once_per_request(client, monkeypatch):
+    for _ in range(3):
+        make_note()
+    calls = []
+    load = SiteSettings.load
+
+    def counting_load(*args, **kwargs):
+        calls.append(1)
+        return load(*args, **kwargs)
+
+    monkeypatch.setattr(SiteSettings, "load", counting_load)
+    for fmt in FORMATS:
+        calls.clear()
+        assert len(parse(client, url("all", fmt)).entries) == 3
+        assert len(calls) == 1, fmt
+
+
+def test_an_unknown_tag_is_not_cached_as_public(client):
+    response = client.get(url("tag", "rss", "no-such-tag"))
+    assert response.status_code == 404
+    assert "public" not in response.get("Cache-Control", "")

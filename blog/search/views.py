@@ -18,6 +18,9 @@ class SearchView(CachePolicyMixin, ListView):
     template_name = "blog/search.html"
     context_object_name = "results"
     paginate_by = PER_PAGE
+    # The index follows a publication after the commit: results are never kept by a cache
+    # (browsers revalidate; the content hash of ConditionalGetMiddleware answers with 304).
+    revalidate = True
 
     def get(self, request, *args, **kwargs):
         self.query = parse_query(request.GET.get("q", ""))

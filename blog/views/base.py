@@ -35,10 +35,13 @@ class CachePolicyMixin:
     A view sets ``self.private = True`` (a staff preview, a share link) to send never-cache
     headers instead, and to keep search engines away from what is not yet public. Public
     views never touch ``request.user`` on the happy path, so the session is not read and
-    responses do not vary on the cookie.
+    responses do not vary on the cookie. A view with ``revalidate = True`` (search) is public
+    but asked again every time (``no-cache``), so no cache keeps a result a new note changes.
+    ``blog.page_cache`` adds the ETag, Last-Modified and ``s-maxage`` of public pages.
     """
 
     private = False
+    revalidate = False
 
     def dispatch(self, request, *args, **kwargs):
         response = super().dispatch(request, *args, **kwargs)
@@ -46,6 +49,8 @@ class CachePolicyMixin:
             add_never_cache_headers(response)
             patch_cache_control(response, private=True)
             response.headers["X-Robots-Tag"] = "noindex, nofollow"
+        elif response.status_code == 200 and self.revalidate:
+            patch_cache_control(response, public=True, no_cache=True)
         elif response.status_code == 200:
             patch_cache_control(response, public=True, max_age=settings.BIJI_PAGE_MAX_AGE)
         return response

@@ -1,14 +1,23 @@
 """Signal receivers, each connected to one sender: the search index follows notes and tags.
 
-Every receiver only schedules work for after the commit (blog.search.index), so an aborted
-transaction leaves the index alone and an admin save waits for nothing but its own queries.
+Every model receiver only schedules work for after the commit (blog.search.index), so an
+aborted transaction leaves the index alone and an admin save waits for nothing but its own
+queries. After ``migrate``, the index is filled if it lacks notes (a new database, an upgrade
+from 0002's index, notes loaded without signals).
 """
 
-from django.db.models.signals import m2m_changed, post_delete, post_save, pre_delete
+from django.apps import apps
+from django.db.models.signals import m2m_changed, post_delete, post_migrate, post_save, pre_delete
 from django.dispatch import receiver
 
 from .models import Note, Tag, TaggedNote
-from .search.index import reindex_after_commit, remove_after_commit
+from .search.index import rebuild_if_incomplete, reindex_after_commit, remove_after_commit
+
+post_migrate.connect(
+    rebuild_if_incomplete,
+    sender=apps.get_app_config("blog"),
+    dispatch_uid="blog.search.fill_after_migrate",
+)
 
 
 @receiver(post_save, sender=Note, dispatch_uid="blog.search.note_saved")

@@ -14,8 +14,9 @@ from django.utils import timezone
 
 from blog.models import Note, Status
 from blog.search import query as search_query
+from blog.search.highlight import snippet
 from blog.search.index import rebuild
-from blog.search.text import MAX_QUERY_CHARS, parse_query, snippet
+from blog.search.text import MAX_QUERY_CHARS, parse_query
 from tests.factories import make_draft, make_note, make_scheduled, make_series, make_tag
 
 pytestmark = pytest.mark.django_db
@@ -161,6 +162,13 @@ def test_snippets_mark_what_matched_in_the_original_text():
     assert snippet(text, terms) == (
         "<mark>Ｈ１００</mark> ships <mark>FlashAttention-3</mark>… and <mark>H100</mark>."
     )
+
+
+def test_snippets_mark_across_invisible_format_characters():
+    # A zero-width space is dropped when folding, and "ﬁ" becomes two letters: the text keeps
+    # its length, yet the mark must cover the original characters.
+    html = snippet("ﬁne Flash\u200bAttention-3 here.", parse_query("flashattention").terms)
+    assert html == "ﬁne <mark>Flash\u200bAttention</mark>-3 here."
 
 
 def test_snippets_mark_short_words_only_as_whole_words():
@@ -331,8 +339,8 @@ def corpus():
 INDEXES_USED = {
     ("sqlite", "cublas"): ["blog_search_fts VIRTUAL TABLE INDEX", "blog_search_head VIRTUAL"],
     ("sqlite", "调度"): ["blog_search_grams VIRTUAL TABLE INDEX"],
-    ("postgresql", "cublas"): ["blog_search_document_trgm"],
-    ("postgresql", "调度"): ["blog_search_document_grams"],
+    ("postgresql", "cublas"): ["blog_search_text_trgm"],
+    ("postgresql", "调度"): ["blog_search_grams_trgm"],
 }
 
 

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from blog.models import Note
 from blog.search import index
+from blog.search.models import SearchDocument
 from blog.search.query import ranked_ids
 from blog.search.text import parse_query
 from tests.factories import make_note, make_tag
@@ -24,9 +25,7 @@ def found(q):
 
 
 def indexed_ids():
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT note_id FROM blog_search_document ORDER BY note_id")
-        return [row[0] for row in cursor.fetchall()]
+    return list(SearchDocument.objects.order_by("note_id").values_list("note_id", flat=True))
 
 
 @pytest.fixture
@@ -128,8 +127,7 @@ def test_bulk_changes_are_indexed_by_the_rebuild_command(committed):
 
 
 def wipe_side_table():
-    with connection.cursor() as cursor:
-        cursor.execute("DELETE FROM blog_search_document")
+    SearchDocument.objects.all().delete()
 
 
 def wipe_fts_only():
@@ -163,7 +161,7 @@ def test_the_rebuild_command_restores_a_wiped_index(committed, wipe, capsys):
 def test_the_migration_indexes_the_notes_that_exist():
     call_command("migrate", "blog", "0001", verbosity=0)
     try:
-        assert "blog_search_document" not in connection.introspection.table_names()
+        assert SearchDocument._meta.db_table not in connection.introspection.table_names()
         # bulk_create: no signals, as for notes written before the search existed
         old = Note(title="旧笔记", slug="old", status="published", plain_text="算子 cuBLAS")
         old.published_at = timezone.now()

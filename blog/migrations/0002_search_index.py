@@ -1,12 +1,12 @@
-"""The search index: a side table of folded text per note and each database's own index on it.
+"""The first search index: a raw side table of folded text per note and each database's index.
 
-Raw SQL on purpose: the table is not a Django model (nothing to edit, nothing in the admin), and
-the indexes are database-specific. See blog/search/backends.py for how they are queried. Other
-databases get no index (biji's search supports SQLite and PostgreSQL).
+History: 0004_searchdocument drops all of it and replaces it with the ``SearchDocument`` model.
+Kept, self-contained, because deployments have it applied. It no longer fills the table (that
+needed live code, and 0004 drops the rows anyway): notes are indexed after ``migrate`` (see
+``blog.search.index.rebuild_if_incomplete``).
 """
 
 import sqlite3
-from collections import defaultdict
 
 from django.db import migrations
 
@@ -155,31 +155,6 @@ def create_search_index(apps, schema_editor):
         return
     for sql in statements:
         schema_editor.execute(sql)
-    fill_search_index(apps, schema_editor)
-
-
-def fill_search_index(apps, schema_editor):
-    """Index the notes that already exist. The index is derived data, so this uses today's
-    text functions (unlike the schema above, which stays as it was written)."""
-    from blog.search.backends import backend_for
-    from blog.search.text import build_document
-
-    alias = schema_editor.connection.alias
-    Note = apps.get_model("blog", "Note")
-    TaggedNote = apps.get_model("blog", "TaggedNote")
-    tag_names = defaultdict(list)
-    for note_id, name, name_zh in TaggedNote.objects.using(alias).values_list(
-        "content_object_id", "tag__name", "tag__name_zh"
-    ):
-        tag_names[note_id] += [name, name_zh]
-    documents = {
-        pk: build_document(title, tag_names[pk], plain_text)
-        for pk, title, plain_text in Note.objects.using(alias).values_list(
-            "pk", "title", "plain_text"
-        )
-    }
-    with schema_editor.connection.cursor() as cursor:
-        backend_for(schema_editor.connection).write(cursor, documents)
 
 
 def drop_search_index(apps, schema_editor):

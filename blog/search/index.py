@@ -4,8 +4,8 @@ Every note is indexed, drafts and scheduled notes included: the published rule i
 searching, so a scheduled note is found the moment its time comes, without re-indexing.
 
 Writes happen in ``transaction.on_commit`` callbacks (hooked up in :mod:`blog.signals`), which
-read the note again, so several saves in one transaction end in the last state. They are
-*robust*: if indexing fails, the author's save still succeeds, the error is logged, and
+read the note again, so several saves in one transaction end in the last state. They never
+raise: if indexing fails, the author's save still succeeds, the error is logged, and
 ``manage.py rebuild_search_index`` repairs the index. ``QuerySet.update()`` and
 ``bulk_create()`` send no signals: run the command after using them on titles, bodies or tags.
 """
@@ -13,25 +13,37 @@ read the note again, so several saves in one transaction end in the last state. 
 from __future__ import annotations
 
 import logging
+import sys
+from functools import partial
 
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
 
 from ..models import Note
-from .backends import backend_for
+from . import sql
+from .models import SearchDocument
 from .text import build_document
 
 logger = logging.getLogger(__name__)
 
 
-def _documents(notes) -> dict:
-    return {
-        note.pk: build_document(
-            note.title,
-            [name for tag in note.tags.all() for name in (tag.name, tag.name_zh)],
-            note.plain_text,
-        )
-        for note in notes
-    }
+def _documents(notes) -> list[SearchDocument]:
+    documents = []
+    for note in notes:
+        names = [name for tag in note.tags.all() for name in (tag.name, tag.name_zh)]
+        document = build_document(note.title, names, note.plain_text)
+        fields = {field: getattr(document, field) for field in SearchDocument.FIELDS}
+        documents.append(SearchDocument(note_id=note.pk, **fields))
+    return documents
+
+
+def _write(documents, using) -> None:
+    """Insert or replace these rows (an upsert: SQLite's update trigger keeps FTS5 in step)."""
+    SearchDocument.objects.using(using).bulk_create(
+        documents,
+        update_conflicts=True,
+        unique_fields=["note"],
+        update_fields=list(SearchDocument.FIELDS),
+    )
 
 
 def _notes(using):
@@ -44,58 +56,81 @@ def reindex_notes(note_ids, using=DEFAULT_DB_ALIAS) -> None:
     if not note_ids:
         return
     documents = _documents(_notes(using).filter(pk__in=note_ids))
-    connection = connections[using]
-    backend = backend_for(connection)
-    with transaction.atomic(using=using), connection.cursor() as cursor:
-        backend.write(cursor, documents)
-        backend.delete(cursor, note_ids - documents.keys())
+    with transaction.atomic(using=using):
+        _write(documents, using)
+        gone = note_ids - {document.note_id for document in documents}
+        remove_notes(gone, using)
 
 
 def remove_notes(note_ids, using=DEFAULT_DB_ALIAS) -> None:
+    if note_ids:
+        SearchDocument.objects.using(using).filter(note_id__in=note_ids).delete()
+
+
+def _update_logged(function, note_ids, using) -> None:
+    """Run ``function`` and log, never raise, a failure: the author's save has succeeded."""
+    try:
+        function(note_ids, using)
+    except Exception:
+        logger.exception(
+            "Search index not updated for notes %s: run `manage.py rebuild_search_index`.",
+            sorted(note_ids),
+        )
+
+
+def _after_commit(function, note_ids, using) -> None:
     note_ids = set(note_ids)
     if note_ids:
-        connection = connections[using]
-        with connection.cursor() as cursor:
-            backend_for(connection).delete(cursor, note_ids)
-
-
-def _schedule(function, note_ids, using):
-    note_ids = set(note_ids)
-    if not note_ids:
-        return
-
-    def callback():
-        function(note_ids, using)
-
-    # Django names the callback when logging a failure: a partial has no name to give.
-    callback.__qualname__ = function.__qualname__
-    transaction.on_commit(callback, using=using, robust=True)
+        transaction.on_commit(partial(_update_logged, function, note_ids, using), using=using)
 
 
 def reindex_after_commit(note_ids, using=DEFAULT_DB_ALIAS) -> None:
-    _schedule(reindex_notes, note_ids, using)
+    _after_commit(reindex_notes, note_ids, using)
 
 
 def remove_after_commit(note_ids, using=DEFAULT_DB_ALIAS) -> None:
-    _schedule(remove_notes, note_ids, using)
+    _after_commit(remove_notes, note_ids, using)
 
 
 def rebuild(using=DEFAULT_DB_ALIAS, batch_size=500) -> int:
     """Empty the index and index every note again, in one transaction. Returns the count."""
-    connection = connections[using]
-    backend = backend_for(connection)
+    vendor = connections[using].vendor
     count, last_pk = 0, 0
     with transaction.atomic(using=using):
-        with connection.cursor() as cursor:
-            backend.delete_all(cursor)
+        if vendor == "sqlite":
+            # The delete trigger removes a row's entries by re-tokenizing its old text, which
+            # fails ("malformed") if FTS5 no longer matches the table: re-read it first.
+            with connections[using].cursor() as cursor:
+                sql.fts_command(cursor, "rebuild")
+        SearchDocument.objects.using(using).all().delete()
         while True:
             batch = list(_notes(using).filter(pk__gt=last_pk).order_by("pk")[:batch_size])
             if not batch:
                 break
-            with connection.cursor() as cursor:
-                backend.write(cursor, _documents(batch))
+            _write(_documents(batch), using)
             count, last_pk = count + len(batch), batch[-1].pk
-        with connection.cursor() as cursor:
-            backend.after_rebuild(cursor)
+        with connections[using].cursor() as cursor:
+            if vendor == "sqlite":
+                sql.fts_command(cursor, "optimize")  # one segment per index: faster look-ups
+            else:
+                sql.analyze(cursor, SearchDocument._meta.db_table)
     logger.info("Search index rebuilt: %d notes.", count)
     return count
+
+
+def rebuild_if_incomplete(using=DEFAULT_DB_ALIAS, verbosity=1, stdout=None, **kwargs) -> None:
+    """``post_migrate`` receiver (connected in :mod:`blog.signals`): index the notes that exist
+    when there are not as many rows as notes.
+
+    This is how a new index gets filled, including on an upgrade from 0002's index: migrations
+    use no live code, so they cannot build documents (:func:`blog.search.text.build_document`
+    changes with the code). It runs after every ``migrate`` and ``flush``: two counts when
+    nothing is missing. ``manage.py rebuild_search_index`` does the same on demand.
+    """
+    if SearchDocument._meta.db_table not in connections[using].introspection.table_names():
+        return  # migrated back below 0004
+    notes = Note.objects.using(using).count()
+    if SearchDocument.objects.using(using).count() != notes:
+        if verbosity >= 1:
+            (stdout or sys.stdout).write(f"  Indexing {notes} notes for search…\n")
+        rebuild(using)

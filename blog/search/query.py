@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from django.core.paginator import Page, Paginator
 from django.db import DEFAULT_DB_ALIAS, connections
-from django.db.models import BooleanField, IntegerField
-from django.db.models.expressions import RawSQL
 
 from ..models import Note
+from ..pagination import get_page
 from .backends import backend_for
-from .text import Query, highlight, parse_query, snippet
+from .highlight import highlight, snippet
+from .text import Query, parse_query
 
 PER_PAGE = 10
 # A results page shows titles, snippets (from plain_text), dates, series and tags.
@@ -27,16 +27,11 @@ def ranked_queryset(query: Query, using: str = DEFAULT_DB_ALIAS):
     Ids only: sorting whole notes would read every match's body just to keep ten of them.
     """
     backend = backend_for(connections[using])
-    match_sql, match_params = backend.match(query.terms)
-    score_sql, score_params = backend.score(query.terms)
-    # Raw SQL with bound parameters only: the terms never become SQL or FTS syntax.
-    matches = RawSQL(match_sql, match_params, output_field=BooleanField())  # noqa: S611
-    score = RawSQL(score_sql, score_params, output_field=IntegerField())  # noqa: S611
     return (
         Note.objects.using(using)
         .published()
-        .filter(matches)
-        .annotate(search_score=score)
+        .filter(backend.match(query.terms))
+        .annotate(search_score=backend.score(query.terms))
         .order_by("-search_score", "-published_at", "-pk")
         .values_list("pk", flat=True)
     )
@@ -76,9 +71,8 @@ def load_results(note_ids, query: Query, using: str = DEFAULT_DB_ALIAS) -> list[
 
 
 def paginate(note_ids, page_number, per_page: int = PER_PAGE) -> Page:
-    """``Paginator.get_page``: a bad or out-of-range page number gives the first or last page."""
-    paginator = Paginator(note_ids, per_page)
-    return paginator.get_page(paginator.num_pages if page_number == "last" else page_number)
+    """A page of ids, whatever ``page_number`` is (see :func:`blog.pagination.get_page`)."""
+    return get_page(Paginator(note_ids, per_page), page_number)
 
 
 def search(raw_query, page_number=1, per_page=PER_PAGE, using=DEFAULT_DB_ALIAS):

@@ -1,4 +1,4 @@
-"""Search text: folding, query parsing, the indexed document and highlighted snippets.
+"""Search text: folding, query parsing and the indexed document (snippets: :mod:`.highlight`).
 
 Pure functions, no ORM: the index writer, the query and the view all go through here, so the
 text that is indexed, the terms that are looked up and the snippets that are highlighted are
@@ -29,45 +29,39 @@ import unicodedata
 from dataclasses import dataclass
 from enum import Enum
 
-from django.utils.html import escape
-from django.utils.safestring import SafeString, mark_safe
-
-from ..text_stats import CJK_CHARS
+from ..cjk import CJK_CHARS, CJK_RE
 
 MAX_QUERY_CHARS = 200
 MAX_TERMS = 12
-SNIPPET_CHARS = 140
 MIN_SUBSTRING_CHARS = 3  # the trigram tokenizer's (and pg_trgm's) minimum
 
-_CJK = CJK_CHARS
-_CJK_RE = re.compile(f"[{_CJK}]")
-_CJK_RUN_RE = re.compile(f"[{_CJK}]+")
+_CJK_RUN_RE = re.compile(f"[{CJK_CHARS}]+")
 # Letters and digits that are not CJK: one "word" of Latin, Greek, Cyrillic, digits...
-_WORD_CHAR = f"(?:(?![{_CJK}])[^\\W_])"
-_WORD_RE = re.compile(f"{_WORD_CHAR}+")
+WORD_CHAR = f"(?:(?![{CJK_CHARS}])[^\\W_])"
+WORD_RE = re.compile(f"{WORD_CHAR}+")
 _QUERY_TOKEN_RE = re.compile(r'"([^"]*)"|“([^”]*)”|([^\s"“”]+)')
 _TERM_SEPARATOR_RE = re.compile(r"[,;、。!?]+")
 _KEEP_AT_END = "+#"  # c++, c#
 
 
-# Format characters (Unicode 15's Cf: soft hyphen, zero-width space and joiners, bidi marks,
-# BOM...) and lone surrogates: dropped, so "Flash\u200bAttention" is one word.
-_VANISHING_RE = re.compile(
-    "[\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b-\u200f"
-    "\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd"
-    "\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001"
-    "\U000e0020-\U000e007f\ud800-\udfff]"
-)
-
-
 class _FoldTable(dict):
-    """``str.translate`` table, filled lazily: one character → its folded form."""
+    """``str.translate`` table, filled lazily: one character → its folded form.
+
+    Format characters (category Cf: soft hyphen, zero-width space and joiners, bidi marks,
+    BOM...) and lone surrogates (Cs) are dropped, so "Flash\u200bAttention" is one word;
+    :attr:`vanishing` collects those seen, for :func:`fold_with_offsets`.
+    """
+
+    def __init__(self):
+        super().__init__()
+        self.vanishing: set[str] = set()
 
     def __missing__(self, code):
         char = chr(code)
         category = unicodedata.category(char)
-        if _VANISHING_RE.match(char):
+        if category in {"Cf", "Cs"}:
             folded = ""
+            self.vanishing.add(char)
         elif char.isspace() or category in {"Cc", "Pd"}:
             folded = " "  # dashes too: "FlashAttention-3" is found by "FlashAttention 3"
         else:
@@ -89,7 +83,8 @@ def fold_with_offsets(text: str) -> tuple[str, list[int] | None]:
     character the index of the original character it came from (``None``: the same index)."""
     folded = text.translate(_FOLD)
     # Nothing dropped and nothing longer (NFKC makes "…" "..."): one character for one.
-    if len(folded) == len(text) and not _VANISHING_RE.search(text):
+    # (translate() has looked every character up, so ``vanishing`` knows all of text's.)
+    if len(folded) == len(text) and _FOLD.vanishing.isdisjoint(text):
         return folded, None
     return folded, [i for i, char in enumerate(text) for _ in _FOLD[ord(char)]]
 
@@ -147,9 +142,9 @@ def cjk_units(text: str) -> list[str]:
 def _kind(term: str) -> Kind:
     if len(term) >= MIN_SUBSTRING_CHARS:
         return Kind.SUBSTRING
-    if all(_CJK_RE.match(char) for char in term):
+    if all(CJK_RE.match(char) for char in term):
         return Kind.CJK
-    if _WORD_RE.fullmatch(term):
+    if WORD_RE.fullmatch(term):
         return Kind.WORD
     return Kind.SCAN
 
@@ -181,16 +176,19 @@ def parse_query(raw: str | None) -> Query:
 
 @dataclass(frozen=True)
 class Document:
-    """One row of the search table: what a note is found by, folded.
+    """What a note is found by, folded: the fields of its ``SearchDocument`` row.
 
-    The ``*_grams`` fields hold the short units, space-separated with a space at both ends so
-    that ``' 调度 '`` can be looked for as a whole: every CJK character and pair of adjacent
-    CJK characters, and every word of one or two letters or digits.
+    ``text`` is title, tags and body, one per line, so that one index answers "anywhere" (a
+    term never holds a newline, so it never matches across fields); ``title`` and ``tags``
+    are kept apart for ranking. The ``*_grams`` fields hold the short units, space-separated
+    with a space at both ends so that ``' 调度 '`` can be looked for as a whole: every CJK
+    character and pair of adjacent CJK characters, and every word of one or two letters or
+    digits.
     """
 
     title: str
     tags: str  # one tag name per line, English and Chinese names both
-    body: str
+    text: str
     title_grams: str
     tag_grams: str
     grams: str  # of title, tags and body together
@@ -201,7 +199,7 @@ def short_units(text: str) -> set[str]:
     for run in _CJK_RUN_RE.findall(text):
         units.update(run)
         units.update(run[i : i + 2] for i in range(len(run) - 1))
-    units.update(word for word in _WORD_RE.findall(text) if len(word) < MIN_SUBSTRING_CHARS)
+    units.update(word for word in WORD_RE.findall(text) if len(word) < MIN_SUBSTRING_CHARS)
     return units
 
 
@@ -219,106 +217,8 @@ def build_document(title: str, tag_names, plain_text: str) -> Document:
     return Document(
         title=title,
         tags=tags,
-        body=body,
+        text=f"{title}\n{tags}\n{body}",
         title_grams=_padded(title_units),
         tag_grams=_padded(tag_units),
         grams=_padded(title_units | tag_units | short_units(body)),
     )
-
-
-# --- Highlighting -----------------------------------------------------------------------------
-
-
-def _term_pattern(terms) -> re.Pattern | None:
-    parts = []
-    for term in sorted(terms, key=lambda t: len(t.text), reverse=True):
-        pattern = re.escape(term.text).replace("\\ ", " +")
-        if term.kind is Kind.WORD:
-            # The term first, then the look-behind: a pattern that starts with a literal is
-            # searched for far faster than one that starts with a look-behind.
-            pattern = f"{pattern}(?<!{_WORD_CHAR}{pattern})(?!{_WORD_CHAR})"
-        parts.append(pattern)
-    return re.compile("|".join(parts)) if parts else None
-
-
-def _find_spans(text: str, terms) -> list[tuple[int, int, str]]:
-    """(start, end, folded term) of each match in ``text``, in original character offsets."""
-    pattern = _term_pattern(terms)
-    if pattern is None or not text:
-        return []
-    folded, offsets = fold_with_offsets(text)
-    spans = []
-    for match in pattern.finditer(folded):
-        start, end = match.span()
-        if offsets is not None:
-            start, end = offsets[start], offsets[end - 1] + 1
-        if spans and start < spans[-1][1]:
-            continue  # overlaps the previous match once mapped back
-        spans.append((start, end, " ".join(match.group().split())))
-    return spans
-
-
-def _render(text: str, spans, start: int, end: int) -> str:
-    html, position = [], start
-    for span_start, span_end, _ in spans:
-        if span_start < start or span_end > end:
-            continue
-        html.append(escape(text[position:span_start]))
-        html.append(f"<mark>{escape(text[span_start:span_end])}</mark>")
-        position = span_end
-    html.append(escape(text[position:end]))
-    return "".join(html)
-
-
-def highlight(text: str, terms) -> SafeString:
-    """All of ``text``, HTML-escaped, with ``<mark>`` around every match of the terms."""
-    text = text or ""
-    return mark_safe(_render(text, _find_spans(text, terms), 0, len(text)))
-
-
-def _window(text: str, spans, width: int) -> tuple[int, int]:
-    """The stretch of ``text`` to show: the one with the most different terms in it."""
-    if not spans:
-        return 0, min(len(text), width)
-    best, best_terms, all_terms = spans[0][0], 0, len({term for _, _, term in spans})
-    for i, (window_start, _, _) in enumerate(spans[:100]):
-        found = set()
-        for _, span_end, term in spans[i:]:
-            if span_end > window_start + width:
-                break
-            found.add(term)
-        if len(found) > best_terms:
-            best, best_terms = window_start, len(found)
-            if best_terms == all_terms:
-                break
-    start = max(0, best - width // 4)
-    end = min(len(text), start + width)
-    start = max(0, min(start, end - width))
-    # Do not cut a Latin word in two when a space is near.
-    if start > 0 and _WORD_RE.fullmatch(text[start - 1 : start + 1]):
-        space = text.find(" ", start, min(best, start + 20))
-        start = space + 1 if space >= 0 else start
-    if end < len(text) and _WORD_RE.fullmatch(text[end - 1 : end + 1]):
-        space = text.rfind(" ", max(start, end - 20), end)
-        end = space if space > start else end
-    # Nor a match: a cut term would be shown unmarked.
-    for span_start, span_end, _ in spans:
-        if span_start < end < span_end:
-            end = span_end
-        if span_start < start < span_end:
-            start = span_start
-    return start, end
-
-
-def snippet(text: str, terms, width: int = SNIPPET_CHARS) -> SafeString:
-    """About ``width`` characters of ``text`` around its best match, HTML-escaped, with
-    ``<mark>`` around the matched terms and "…" where the text was cut."""
-    text = text or ""
-    spans = _find_spans(text, terms)
-    start, end = _window(text, spans, width)
-    html = _render(text, spans, start, end).strip()
-    if start > 0:
-        html = "…" + html
-    if end < len(text):
-        html += "…"
-    return mark_safe(html)

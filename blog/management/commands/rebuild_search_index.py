@@ -6,8 +6,8 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 from django.db import DEFAULT_DB_ALIAS, connections
 
-from blog.search.backends import TABLE
 from blog.search.index import rebuild
+from blog.search.models import SearchDocument
 
 
 class Command(BaseCommand):
@@ -18,7 +18,8 @@ class Command(BaseCommand):
         parser.add_argument("--batch-size", type=int, default=500)
 
     def handle(self, *args, database, batch_size, **options):
-        if TABLE not in connections[database].introspection.table_names():
+        tables = connections[database].introspection.table_names()
+        if SearchDocument._meta.db_table not in tables:
             raise CommandError("There is no search index yet: run `manage.py migrate` first.")
         started = time.perf_counter()
         count = rebuild(using=database, batch_size=batch_size)

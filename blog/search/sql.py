@@ -1,0 +1,51 @@
+"""The SQL that search writes by hand, all of it: what Django has no API for.
+
+* SQLite FTS5 queries: ``MATCH`` on a virtual table that is not a model, as a
+  :class:`~django.db.models.expressions.RawSQL` subquery of note ids for ``pk__in``;
+* FTS5 commands (``'rebuild'``, ``'optimize'``), which are ``INSERT`` statements;
+* ``ANALYZE`` after a rebuild.
+
+The FTS5 tables and their triggers are created by migration ``0004_searchdocument`` (see
+:mod:`blog.search.models`). What readers type reaches the database as bound parameters, and
+inside FTS5 queries as strings quoted by :func:`fts_string`: never as SQL or FTS5 syntax.
+"""
+
+from django.db.models.expressions import RawSQL
+
+FTS_TEXT = "blog_search_fts"  # text (title, tags, body), trigram tokenizer
+FTS_HEAD = "blog_search_head"  # title and tags, trigram tokenizer
+FTS_GRAMS = "blog_search_grams"  # title_grams, tag_grams, grams; unicode61 tokenizer
+
+# Written out, not put together: a table name cannot be a bound parameter.
+_MATCH = {
+    FTS_TEXT: "SELECT rowid FROM blog_search_fts WHERE blog_search_fts MATCH %s",
+    FTS_HEAD: "SELECT rowid FROM blog_search_head WHERE blog_search_head MATCH %s",
+    FTS_GRAMS: "SELECT rowid FROM blog_search_grams WHERE blog_search_grams MATCH %s",
+}
+_COMMAND = [
+    "INSERT INTO blog_search_fts(blog_search_fts) VALUES (%s)",
+    "INSERT INTO blog_search_head(blog_search_head) VALUES (%s)",
+    "INSERT INTO blog_search_grams(blog_search_grams) VALUES (%s)",
+]
+
+
+def fts_string(text: str) -> str:
+    """A term as an FTS5 string: never syntax, whatever it contains."""
+    return '"' + text.replace('"', '""') + '"'
+
+
+def fts_ids(table: str, fts_query: str) -> RawSQL:
+    """The ids of the notes whose row matches ``fts_query`` in FTS5 table ``table``."""
+    return RawSQL(_MATCH[table], [fts_query])  # noqa: S611 (the query is a bound parameter)
+
+
+def fts_command(cursor, command: str) -> None:
+    """Run an FTS5 command on every FTS5 table: 'rebuild' re-reads the content table,
+    'optimize' merges each index into one segment."""
+    for sql in _COMMAND:
+        cursor.execute(sql, [command])
+
+
+def analyze(cursor, table: str | None = None) -> None:
+    """Fresh planner statistics (PostgreSQL): what autovacuum does soon after a bulk load."""
+    cursor.execute(f"ANALYZE {cursor.db.ops.quote_name(table)}" if table else "ANALYZE")

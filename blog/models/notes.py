@@ -139,7 +139,7 @@ class Note(RenderedMarkdownMixin, models.Model):
     # never rendered per request.
     body_html = models.TextField(editable=False, default="")
     toc_html = models.TextField(editable=False, default="")
-    excerpt = models.TextField(editable=False, default="")
+    excerpt = models.TextField(_("excerpt"), editable=False, default="")
     plain_text = models.TextField(editable=False, default="")
     word_count = models.PositiveIntegerField(_("words"), editable=False, default=0)
     reading_minutes = models.PositiveSmallIntegerField(_("reading time"), editable=False, default=1)
@@ -152,15 +152,23 @@ class Note(RenderedMarkdownMixin, models.Model):
         # Drafts (no date) last on every database; SQLite and PostgreSQL disagree otherwise.
         ordering = [models.F("published_at").desc(nulls_last=True), "-id"]
         get_latest_by = "published_at"
+        # Each constraint carries a message for the author: Django's default names the
+        # constraint ("Constraint “…” is violated"), which means nothing to a writer.
         constraints = [
+            # Per language: a note and its translation hold the same position ("Part 2 of 5"
+            # in both languages).
             models.UniqueConstraint(
-                fields=["series", "series_position"],
+                fields=["series", "language", "series_position"],
                 condition=models.Q(series__isnull=False, series_position__isnull=False),
-                name="blog_note_unique_series_position",
+                name="blog_note_unique_series_language_position",
+                violation_error_message=_(
+                    "Another note in this language already holds this position in the series."
+                ),
             ),
             models.CheckConstraint(
                 condition=~models.Q(status="published") | models.Q(published_at__isnull=False),
                 name="blog_note_published_has_date",
+                violation_error_message=_("A published note needs a publication time."),
             ),
         ]
         indexes = [models.Index(fields=["status", "published_at"], name="blog_note_pub_idx")]
@@ -192,6 +200,8 @@ class Note(RenderedMarkdownMixin, models.Model):
         with transaction.atomic():
             self._unlink_third_notes()
             super().save(*args, **kwargs)
+            if kwargs.get("update_fields") is None:
+                self._move_translation_along()
 
     def get_absolute_url(self):
         return reverse("blog:note-detail", kwargs={"slug": self.slug})
@@ -238,6 +248,9 @@ class Note(RenderedMarkdownMixin, models.Model):
             return None
 
     def clean(self):
+        # Published with an empty time means now: the form shows no error for it.
+        if self.status == Status.PUBLISHED and self.published_at is None:
+            self.published_at = timezone.now()
         if self.series_position is not None and self.series_id is None:
             raise ValidationError({"series_position": _("Choose a series for this position.")})
         if self.translation_id and self.translation_id == self.pk:
@@ -245,6 +258,52 @@ class Note(RenderedMarkdownMixin, models.Model):
         if self.translation and self.translation.language == self.language:
             raise ValidationError(
                 {"translation": _("A translation is written in the other language.")}
+            )
+        self._share_series_with_translation()
+
+    def linked_translation(self):
+        """The other note of the pair as the form left it (link on either side), or None."""
+        if self.translation_id:
+            return self.translation
+        if self.pk is None:
+            return None
+        return Note.objects.filter(translation_id=self.pk).first()
+
+    def position_holder(self, series_id, language, position):
+        """The note other than this one at ``position`` of the series in ``language``."""
+        if series_id is None or position is None:
+            return None
+        return (
+            Note.objects.filter(series_id=series_id, language=language, series_position=position)
+            .exclude(pk=self.pk)
+            .first()
+        )
+
+    def _share_series_with_translation(self):
+        """A translation stands at its original's place in the series.
+
+        A note linked to a translation and left out of any series takes the translation's
+        series and position; a note placed in a series brings its translation along on save
+        (:meth:`save`), which must then find that position free in its own language.
+        """
+        other = self.linked_translation()
+        if other is None:
+            return
+        if self.series_id is None and self.series_position is None and other.series_id:
+            self.series_id, self.series_position = other.series_id, other.series_position
+            return
+        if self.series_id is None:
+            return
+        holder = other.position_holder(self.series_id, other.language, self.series_position)
+        if holder is not None and holder.pk != self.pk:
+            raise ValidationError(
+                {
+                    "series_position": _(
+                        "The translation “%(translation)s” moves with this note, but “%(holder)s” "
+                        "already holds this position in its language."
+                    )
+                    % {"translation": other.title, "holder": holder.title}
+                }
             )
 
     def fill_derived_fields(self):
@@ -255,6 +314,21 @@ class Note(RenderedMarkdownMixin, models.Model):
         self.word_count = rendered.word_count
         self.reading_minutes = rendered.reading_minutes
         self.excerpt = make_excerpt(self.summary) if self.summary.strip() else rendered.excerpt
+
+    def _move_translation_along(self):
+        """The translation follows this note's series and position (see :meth:`clean`)."""
+        if self.series_id is None:
+            return
+        other = self.linked_translation()
+        if other is None or (other.series_id, other.series_position) == (
+            self.series_id,
+            self.series_position,
+        ):
+            return
+        # A partial save: the translation's text did not change, so neither does its
+        # updated_at, while signals (caches, search) still hear of the move.
+        other.series_id, other.series_position = self.series_id, self.series_position
+        other.save(update_fields=["series", "series_position"])
 
     def _unlink_third_notes(self):
         """Keep translations in pairs: linking A to B drops any other link to or from A or B.

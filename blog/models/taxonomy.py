@@ -27,9 +27,10 @@ class TagManager(NaturalKeyManager):
         """Tags for names typed by an author, in order, without repeats; new ones are created.
 
         Either language's name finds a tag. A new name with Chinese characters becomes the
-        Chinese name as well, so the tag admin lists it under "needs a name in the other
-        language". Two requests creating the same new tag at once both get it: the loser of
-        the race finds the winner's row instead of failing on the unique name.
+        Chinese name only (the English one stays empty), so the tag admin lists it under
+        "needs a name in the other language". Two requests creating the same new tag at once
+        both get it: the loser of the race finds the winner's row instead of failing on the
+        unique name.
         """
         tags = []
         for name in names:
@@ -44,7 +45,11 @@ class TagManager(NaturalKeyManager):
             return tag
         try:
             with transaction.atomic(using=self.db):
-                return self.create(name=text, name_zh=text if has_cjk(text) else "")
+                # A name typed in Chinese is the Chinese name only: the English one is left
+                # empty for the author to fill in (admin → Tags), never a copy.
+                if has_cjk(text):
+                    return self.create(name="", name_zh=text)
+                return self.create(name=text)
         except IntegrityError:
             tag = self.find(text)
             if tag is None:
@@ -59,11 +64,16 @@ class Tag(BilingualNameMixin, TagBase):
     resolves both to the same tag.
     """
 
+    # Empty for a tag typed in Chinese until the author names it in English; unique when
+    # set (the constraint below), where taggit's own field is unique and required.
     name = models.CharField(
         _("English name"),
         max_length=100,
-        unique=True,
-        help_text=_("Shown in the English interface, e.g. “Scheduling”."),
+        blank=True,
+        help_text=_(
+            "Shown in the English interface, e.g. “Scheduling”. Leave it empty when it is not "
+            "known yet: the Chinese name is shown instead."
+        ),
     )
     name_zh = models.CharField(
         _("Chinese name"),
@@ -85,19 +95,35 @@ class Tag(BilingualNameMixin, TagBase):
         ordering = ["name"]
         constraints = [
             models.UniqueConstraint(
+                fields=["name"],
+                condition=~models.Q(name=""),
+                name="blog_tag_unique_name",
+                violation_error_message=_("Another tag already has this English name."),
+            ),
+            models.UniqueConstraint(
                 fields=["name_zh"],
                 condition=~models.Q(name_zh=""),
                 name="blog_tag_unique_name_zh",
-            )
+                violation_error_message=_("Another tag already has this Chinese name."),
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(name="", name_zh=""),
+                name="blog_tag_has_a_name",
+                violation_error_message=_("Give the tag a Chinese or an English name."),
+            ),
         ]
 
     objects = TagManager()
+
+    def __str__(self):
+        return self.name or self.name_zh
 
     def bilingual_names(self):
         return self.name_zh, self.name
 
     def slugify(self, tag, i=None):
-        slug = ascii_slug(tag) or "tag"
+        # taggit passes ``name``, empty for a tag typed in Chinese: the pinyin of that.
+        slug = ascii_slug(tag or self.name_zh) or "tag"
         return f"{slug}-{i}" if i is not None else slug
 
     def get_absolute_url(self):

@@ -17,16 +17,15 @@ import re
 
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, transaction
-from django.db.models import Max, Q
+from django.db.models import Max
 from django.utils import timezone
 
-from ..cjk import has_cjk
-from ..models import Note, Page, Series, SiteSettings, Status, Tag
-from ..slugs import ascii_slug
+from ..models import Note, Page, Status
 from .media import MediaStore, is_remote
 from .models import LegacyPath
 from .records import NOTE, PAGE
 from .report import CREATED, SKIPPED, UNCHANGED, UPDATED
+from .terms import find_or_create_series, resolve_tags, store_site_data
 
 JEKYLL_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}-")
 NOTE_FIELDS = (
@@ -102,31 +101,8 @@ class Importer:
             if store:
                 store.created = []
 
-    # --- site data -----------------------------------------------------------------------
     def store_site_data(self, data):
-        for item in data.tags:
-            tag = Tag.objects.filter(slug=item["slug"]).first() or Tag(slug=item["slug"])
-            tag.name, tag.name_zh = item["name"], item.get("name_zh") or ""
-            tag.full_clean(validate_unique=False)
-            tag.save()
-        for item in data.series:
-            series = Series.objects.filter(slug=item["slug"]).first() or Series(slug=item["slug"])
-            for field in ("title_zh", "title_en", "description"):
-                setattr(series, field, item.get(field) or "")
-            series.save()
-        if data.site:
-            site = SiteSettings.objects.filter(pk=1).first() or SiteSettings(pk=1)
-            for field in ("title", "tagline_zh", "tagline_en", "author", "description", "footer"):
-                if field in data.site:
-                    setattr(site, field, data.site[field] or "")
-            site.save()
-            if data.navigation:
-                site.navigation.all().delete()
-                for position, link in enumerate(data.navigation, start=1):
-                    site.navigation.create(
-                        position=link.get("position", position),
-                        label_zh=link["label_zh"], label_en=link["label_en"], url=link["url"],
-                    )  # fmt: skip
+        store_site_data(data)
         self.report.add(data.source, UPDATED, "site settings, navigation, series and tags")
 
     # --- notes and pages -----------------------------------------------------------------
@@ -178,7 +154,7 @@ class Importer:
         linked_from_partner = note.pk is not None and partner and partner.translation_id == note.pk
         if partner is not None and not linked_from_partner:
             note.translation = partner
-        tags = self.tags(record)
+        tags = resolve_tags(record.tags, record.tags_zh)
         paths = self.old_paths(record)
         if before is not None and before == self.snapshot(note, tags, partner, paths, record):
             self.report.add(record.source, UNCHANGED, f"note {note.slug}")
@@ -245,11 +221,8 @@ class Importer:
             # else: a translation stands at its original's place (Note.clean), kept as is
             return
         name = record.series
-        series = Series.objects.filter(Q(slug=name) | Q(title_en=name) | Q(title_zh=name)).first()
-        if series is None:
-            series = Series.objects.create(
-                title_en=name, title_zh=name, slug=ascii_slug(name) or ""
-            )
+        series, created = find_or_create_series(name)
+        if created:
             self.report.warn(
                 record.source, f"new series {name!r}: give it its other title in the admin"
             )
@@ -265,26 +238,6 @@ class Importer:
         if position is None:  # after the series' last part: files are read in date order
             position = (others.aggregate(last=Max("series_position"))["last"] or 0) + 1
         note.series, note.series_position = series, position
-
-    def tags(self, record):
-        """Tags by either name; ``tags_zh`` (beside ``tags``, in the same order) completes a
-        tag that lacks its name in the other language, when no other tag has it."""
-        tags = []
-        for index, name in enumerate(record.tags):
-            name_zh = record.tags_zh[index] if index < len(record.tags_zh) else ""
-            tag = Tag.objects.find(name) or (Tag.objects.find(name_zh) if name_zh else None)
-            if tag is None:
-                tag = Tag.objects.resolve([name])[0]
-            if name_zh and not tag.name_zh and not Tag.objects.filter(name_zh=name_zh).exists():
-                tag.name_zh = name_zh
-                tag.save(update_fields=["name_zh"])
-            english = name if not has_cjk(name) else ""
-            if english and not tag.name and not Tag.objects.filter(name__iexact=english).exists():
-                tag.name = english
-                tag.save(update_fields=["name"])
-            if tag not in tags:
-                tags.append(tag)
-        return tags
 
     def cover(self, record, store):
         if is_remote(record.cover):

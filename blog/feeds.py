@@ -19,6 +19,7 @@ added around them in :mod:`blog.feed_urls`.
   settings moves no note date; the content's ETag and ``max-age`` bound that staleness.
 """
 
+
 import re
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -34,8 +35,8 @@ from django.utils import feedgenerator, translation
 from django.utils.html import escape
 from django.utils.translation import gettext_lazy as _
 
+from .feed_content import feed_html
 from .models import Language, Note, Series, SiteSettings, Tag
-from .rendering import absolutize_urls
 from .site_url import absolute_url
 
 FEED_SIZE = 20
@@ -219,7 +220,7 @@ class NoteFeed(Feed):
 
     def item_extra_kwargs(self, note):
         return {
-            "content": xml_text(absolutize_urls(note.body_html, absolute_url("/"))),
+            "content": xml_text(feed_html(note.body_html, self.item_link(note))),
             "language": note.language,
         }
 
@@ -268,13 +269,17 @@ class SeriesNotesFeed(NoteFeed):
 
 
 class LanguageNotesFeed(NoteFeed):
-    """The notes written in one language, described in that language."""
+    """A reader's feed in one language, with the lists' language rule: a translated pair
+    once, in this language; notes with no version in it in their own language, unless the
+    site settings leave them out. Described in that language."""
 
     title_text = _("%(site)s · %(language)s")
     description_text = _("The latest notes in %(language)s on %(site)s.")
 
-    def note_filter(self, language):
-        return {"language": language}
+    def scope_notes(self, language, others=True):
+        # Last-Modified covers the other-language notes whatever the settings say: a date
+        # that is sometimes newer than needed costs a 200, never a stale 304.
+        return Note.objects.published().in_interface(language, others=others)
 
     def feed_language(self, language):
         return language
@@ -282,7 +287,9 @@ class LanguageNotesFeed(NoteFeed):
     def get_object(self, request, language):
         if language not in Language.values:
             raise Http404("No feed for this language.")
-        return super().get_object(request, language=language)
+        scope = super().get_object(request, language=language)
+        notes = self.scope_notes(language, others=scope.site.show_other_languages)
+        return replace(scope, notes=notes)
 
     def names(self, scope):
         return {**super().names(scope), "language": Language(scope.language).label}

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from html.parser import HTMLParser
-from urllib.parse import urljoin, urlsplit
+
 
 from html import escape
 
@@ -27,12 +27,11 @@ from .cjk import CJK_CHARS, CJK_PUNCTUATION
 from .markdown_a11y import AccessibilityExtension
 from .markdown_math import MathExtension
 from .markdown_spacing import AutospaceExtension
-from .sanitizer import rewrite_start_tags, sanitize_html
+from .sanitizer import sanitize_html
 from .text_stats import collapse_whitespace, count_han_and_latin, make_excerpt, reading_minutes
 
 __all__ = [
     "Rendered", "render_markdown", "render_preview", "make_excerpt", "sanitize_html",
-    "absolutize_urls",
 ]  # fmt: skip
 
 
@@ -135,26 +134,6 @@ def render_markdown(text: str, toc_title: str = "Contents") -> Rendered:
 def render_preview(text: str, toc_title: str = "Contents") -> str:
     """The admin's live preview: exactly what readers get (``[TOC]`` included)."""
     return render_markdown(text, toc_title).html
-
-
-def absolutize_urls(html: str, base_url: str) -> str:
-    """Make relative ``href``/``src`` absolute against ``base_url`` (for feed readers).
-
-    ``base_url`` is the document's base: the site root ("https://blog.example") or the page's
-    own URL. Fragment-only links ("#fn-1") stay as they are (they point into the same entry),
-    and URLs with a scheme (http, https, mailto) are left alone.
-    """
-
-    def rewrite(tag, attrs):
-        changed, new = False, []
-        for name, value in attrs:
-            if name in {"href", "src"} and value and not value.startswith("#"):
-                if not urlsplit(value).scheme:
-                    value, changed = urljoin(base_url, value), True
-            new.append((name, value))
-        return new if changed else None
-
-    return rewrite_start_tags(html, rewrite)
 
 
 # --- Text extraction --------------------------------------------------------------------------

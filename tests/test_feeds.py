@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from blog.models import Language, Note, SiteSettings
-from blog.rendering import absolutize_urls
+from blog.feed_content import feed_html
 from tests.factories import make_draft, make_note, make_scheduled, make_series, make_tag
 
 pytestmark = pytest.mark.django_db
@@ -114,8 +114,9 @@ def test_atom_entries_have_an_updated_date_and_their_language(client, blog):
 def test_content_is_the_full_stored_html_with_absolute_urls(client, blog, fmt):
     note = blog["zh"]
     response = fetch(client, url("all", fmt))
-    # Byte for byte the stored, sanitised HTML, with the site's URLs made absolute.
-    assert xml_escape(absolutize_urls(note.body_html, SITE)) in response.content.decode()
+    # The stored, sanitised HTML as feed_html() prepares it for readers (tests/test_feed_content.py).
+    entry_html = feed_html(note.body_html, SITE + note.get_absolute_url())
+    assert xml_escape(entry_html) in response.content.decode()
 
     # As a reader sees it: the whole body, links and images pointing at the site. (feedparser
     # is given no base URL, so it cannot resolve a relative URL the feed left behind.)
@@ -168,11 +169,15 @@ def test_scoped_feeds_hold_only_their_notes(client, blog, fmt):
     assert titles(series) == {"GPU 调度"}
     assert series.feed.link == f"{SITE}/series/gpu/"
 
+    # Language feeds follow the lists' rule (tests/test_language_lists.py): notes with no
+    # version in the feed's language are in it, in their own.
     english = parse(client, url("language", fmt, "en"))
-    assert titles(english) == {"Warp scheduling"}
+    assert titles(english) == {"Warp scheduling", "GPU 调度", "随笔"}
     assert english.feed.link == f"{SITE}/en/"
     assert english.feed.language == "en"
-    assert titles(parse(client, url("language", fmt, "zh-hans"))) == {"GPU 调度", "随笔"}
+    assert titles(parse(client, url("language", fmt, "zh-hans"))) == {
+        "GPU 调度", "随笔", "Warp scheduling"
+    }
 
 
 def test_drafts_and_scheduled_notes_never_appear(client, blog):

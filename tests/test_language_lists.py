@@ -95,3 +95,28 @@ def test_the_archive_lists_titles_under_their_month_paginated(client, pair_and_s
     last = BeautifulSoup(client.get("/archive/?page=2").content, "html.parser")
     assert len(last.select(".archive-list li")) == 3
     assert last.select_one('.pagination a[rel="prev"]')["href"] == "/archive/"
+
+
+def test_the_site_can_leave_other_language_notes_out(client, pair_and_singles):
+    from blog.models import SiteSettings
+
+    SiteSettings.objects.create(show_other_languages=False)
+    assert sorted(titles(client, "/")) == ["Warp 调度", "只有中文"]
+    assert sorted(titles(client, "/en/")) == ["English only", "Warp scheduling"]
+    zh = BeautifulSoup(client.get("/tags/").content, "html.parser")
+    assert "2 篇笔记" in zh.select_one(".tag-cloud").get_text()
+    import feedparser
+
+    english_feed = feedparser.parse(client.get("/lang/en/feed/").content)
+    assert sorted(e.title for e in english_feed.entries) == ["English only", "Warp scheduling"]
+
+
+def test_the_language_feeds_follow_the_rule_and_the_main_feed_keeps_every_note(
+    client, pair_and_singles
+):
+    import feedparser
+
+    english = feedparser.parse(client.get("/lang/en/feed/").content)
+    assert sorted(e.title for e in english.entries) == ["English only", "Warp scheduling", "只有中文"]
+    everything = feedparser.parse(client.get("/feed/").content)
+    assert len(everything.entries) == 4

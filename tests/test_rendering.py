@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
-from blog.rendering import Rendered, absolutize_urls, render_markdown, render_preview
+from blog.rendering import Rendered, render_markdown, render_preview
 
 
 def soup(html):
@@ -253,30 +253,6 @@ def test_external_links_get_rel_and_internal_links_do_not():
     assert links["http"]["rel"] == ["noopener", "noreferrer"]
     for name in ["内链", "相对", "锚点", "邮件"]:
         assert not links[name].has_attr("rel"), name
-
-
-def test_absolutize_urls_for_feeds():
-    html = render_markdown(
-        "![图](/media/x.png) [相对](notes/x/) [根](/tags/gpu/) [脚注](#fn-1) "
-        "[外](https://other.example/a) [邮](mailto:a@b.example)"
-    ).html
-    doc = soup(absolutize_urls(html, "https://blog.example"))
-    assert doc.img["src"] == "https://blog.example/media/x.png"
-    hrefs = {a.get_text(): a["href"] for a in doc.select("a")}
-    assert hrefs == {
-        "相对": "https://blog.example/notes/x/",
-        "根": "https://blog.example/tags/gpu/",
-        "脚注": "#fn-1",
-        "外": "https://other.example/a",
-        "邮": "mailto:a@b.example",
-    }
-
-
-def test_absolutize_urls_keeps_everything_else_byte_for_byte():
-    html = '<p title="a &amp; b">x &lt; y&nbsp;<a href="/a?b=1&amp;c=2">l</a></p>'
-    assert absolutize_urls(html, "https://blog.example") == (
-        '<p title="a &amp; b">x &lt; y&nbsp;<a href="https://blog.example/a?b=1&amp;c=2">l</a></p>'
-    )
 
 
 # --- derived fields ----------------------------------------------------------------------------

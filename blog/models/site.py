@@ -82,6 +82,15 @@ class SiteSettings(RenderedMarkdownMixin, models.Model):
     )
     footer = models.TextField(_("footer"), blank=True, help_text=_("Markdown."))
     footer_html = models.TextField(editable=False, default="")
+    show_other_languages = models.BooleanField(
+        _("list notes in the other language"),
+        default=True,
+        help_text=_(
+            "Lists, counts and language feeds show a translated note once, in the reader's "
+            "language. Notes with no version in that language are shown in their own language "
+            "with a marker; untick to leave them out of that interface's lists."
+        ),
+    )
 
     class Meta:
         verbose_name = _("site settings")

@@ -6,7 +6,7 @@ from django.http import Http404
 from django.utils.cache import add_never_cache_headers, patch_cache_control
 from django.utils.translation import get_language
 
-from ..models import Note
+from ..models import Note, SiteSettings
 from ..pagination import get_page
 
 # Lists show titles, excerpts, dates and tags: the stored bodies stay in the database.
@@ -25,8 +25,10 @@ def can_preview(user, model="note"):
 
 def listed_notes():
     """The published notes a list shows in the current interface: one entry per translated
-    pair (``NoteQuerySet.in_interface``). Lists, counts and archives all start here."""
-    return Note.objects.published().in_interface(get_language())
+    pair, other-language notes as the site settings say (``NoteQuerySet.in_interface``).
+    Lists, counts and archives all start here."""
+    others = SiteSettings.load().show_other_languages
+    return Note.objects.published().in_interface(get_language(), others=others)
 
 
 class CachePolicyMixin:

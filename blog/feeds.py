@@ -19,7 +19,6 @@ added around them in :mod:`blog.feed_urls`.
   settings moves no note date; the content's ETag and ``max-age`` bound that staleness.
 """
 
-
 import re
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime

@@ -15,10 +15,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from html.parser import HTMLParser
-
-
 from html import escape
+from html.parser import HTMLParser
 
 import markdown
 from pymdownx.slugs import slugify

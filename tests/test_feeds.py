@@ -12,8 +12,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from blog.models import Language, Note, SiteSettings
 from blog.feed_content import feed_html
+from blog.models import Language, Note, SiteSettings
 from tests.factories import make_draft, make_note, make_scheduled, make_series, make_tag
 
 pytestmark = pytest.mark.django_db
@@ -114,7 +114,8 @@ def test_atom_entries_have_an_updated_date_and_their_language(client, blog):
 def test_content_is_the_full_stored_html_with_absolute_urls(client, blog, fmt):
     note = blog["zh"]
     response = fetch(client, url("all", fmt))
-    # The stored, sanitised HTML as feed_html() prepares it for readers (tests/test_feed_content.py).
+    # The stored, sanitised HTML as feed_html() prepares it for readers
+    # (tests/test_feed_content.py).
     entry_html = feed_html(note.body_html, SITE + note.get_absolute_url())
     assert xml_escape(entry_html) in response.content.decode()
 
@@ -176,7 +177,9 @@ def test_scoped_feeds_hold_only_their_notes(client, blog, fmt):
     assert english.feed.link == f"{SITE}/en/"
     assert english.feed.language == "en"
     assert titles(parse(client, url("language", fmt, "zh-hans"))) == {
-        "GPU 调度", "随笔", "Warp scheduling"
+        "GPU 调度",
+        "随笔",
+        "Warp scheduling",
     }
 
 

@@ -39,7 +39,8 @@ def page_urls():
 
 @pytest.mark.django_db
 def test_every_page_type_is_valid_html(client, tmp_path):
-    if shutil.which("java") is None or not VNU.exists():
+    java = shutil.which("java")
+    if java is None or not VNU.exists():
         pytest.fail("the Nu HTML Checker needs java and vnu-jar: run `make browser-deps`")
     call_command("load_demo", verbosity=0)
     files = {}
@@ -50,7 +51,7 @@ def test_every_page_type_is_valid_html(client, tmp_path):
         path.write_bytes(response.content)
         files[str(path)] = url
     result = subprocess.run(
-        ["java", "-jar", str(VNU), "--errors-only", "--format", "json", *files],
+        [java, "-jar", str(VNU), "--errors-only", "--format", "json", *files],
         capture_output=True, text=True, timeout=300, check=False,
     )  # fmt: skip
     messages = json.loads(result.stderr or '{"messages": []}')["messages"]

@@ -58,7 +58,9 @@ def test_an_unpublished_translation_does_not_hide_the_original(pair_and_singles)
 @pytest.mark.parametrize("url", ["/", "/tags/scheduling/"])
 def test_home_and_tag_pages_show_each_pair_once(client, pair_and_singles, url):
     assert sorted(titles(client, url)) == sorted(["Warp 调度", "只有中文", "English only"])
-    assert sorted(titles(client, "/en" + url)) == sorted(["Warp scheduling", "只有中文", "English only"])
+    assert sorted(titles(client, "/en" + url)) == sorted(
+        ["Warp scheduling", "只有中文", "English only"]
+    )
 
 
 def test_notes_in_the_other_language_are_marked(client, pair_and_singles):
@@ -117,6 +119,10 @@ def test_the_language_feeds_follow_the_rule_and_the_main_feed_keeps_every_note(
     import feedparser
 
     english = feedparser.parse(client.get("/lang/en/feed/").content)
-    assert sorted(e.title for e in english.entries) == ["English only", "Warp scheduling", "只有中文"]
+    assert sorted(e.title for e in english.entries) == [
+        "English only",
+        "Warp scheduling",
+        "只有中文",
+    ]
     everything = feedparser.parse(client.get("/feed/").content)
     assert len(everything.entries) == 4

@@ -19,7 +19,9 @@ def switch_links(client, url):
 
 def hreflang_links(client, url):
     page = BeautifulSoup(client.get(url).content, "html.parser")
-    return {link["hreflang"]: link["href"] for link in page.select('link[rel="alternate"][hreflang]')}
+    return {
+        link["hreflang"]: link["href"] for link in page.select('link[rel="alternate"][hreflang]')
+    }
 
 
 def test_a_note_with_a_translation_switches_to_the_translation(client):

@@ -9,7 +9,12 @@ from tests.factories import make_note
 
 pytestmark = pytest.mark.django_db
 
-HOSTILE = ["javascript:alert(1)", " JavaScript:alert(1)", "java\tscript:alert(1)", "data:text/html,<b>x"]
+HOSTILE = [
+    "javascript:alert(1)",
+    " JavaScript:alert(1)",
+    "java\tscript:alert(1)",
+    "data:text/html,<b>x",
+]
 
 
 @pytest.mark.parametrize("url", HOSTILE + ["vbscript:msgbox(1)", "//evil.example/"])
@@ -18,7 +23,10 @@ def test_the_validator_refuses_other_schemes(url):
         validate_link_url(url)
 
 
-@pytest.mark.parametrize("url", ["https://example.com/a", "http://x.org", "mailto:me@x.org", "/series/", "about/", "#top"])
+@pytest.mark.parametrize(
+    "url",
+    ["https://example.com/a", "http://x.org", "mailto:me@x.org", "/series/", "about/", "#top"],
+)
 def test_the_validator_accepts_links_and_site_paths(url):
     validate_link_url(url)
 

@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from blog.models import Note, Page, Series, SiteSettings
+from blog.models import Note, SiteSettings
 from tests.factories import make_note, make_page, make_series
 
 pytestmark = pytest.mark.django_db
@@ -79,7 +79,13 @@ def test_render_stores_the_derived_fields_without_moving_updated_at():
 @pytest.mark.parametrize(
     ("make", "source", "derived", "text", "html"),
     [
-        (make_series, "description", "description_html", "**系列**", "<p><strong>系列</strong></p>"),
+        (
+            make_series,
+            "description",
+            "description_html",
+            "**系列**",
+            "<p><strong>系列</strong></p>",
+        ),
         (make_page, "body", "body_html", "*页面*", "<p><em>页面</em></p>"),
         (
             lambda: SiteSettings.objects.create(),
@@ -102,7 +108,6 @@ def test_series_pages_and_site_settings_render_on_save_and_on_render(
     obj = model.objects.get(pk=obj.pk)
     obj.render()
     assert getattr(model.objects.get(pk=obj.pk), derived) == html
-
 
 
 def test_the_admin_action_renders_again_without_moving_dates(staff_client):

@@ -38,7 +38,9 @@ def test_subscripts_and_superscripts_stay_readable_in_excerpts():
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize(("language", "title"), [(Language.CHINESE, "目录"), (Language.ENGLISH, "Contents")])
+@pytest.mark.parametrize(
+    ("language", "title"), [(Language.CHINESE, "目录"), (Language.ENGLISH, "Contents")]
+)
 def test_the_authors_toc_is_a_titled_navigation_landmark_in_the_notes_language(
     client, language, title
 ):
@@ -70,7 +72,9 @@ def test_interface_strings_follow_chinese_punctuation(client):
         source_url="https://example.com/worklog",
         source_date=date(2025, 12, 20),
     )
-    make_note(slug="worklog-en", language=Language.ENGLISH, title="The worklog", translation=original)
+    make_note(
+        slug="worklog-en", language=Language.ENGLISH, title="The worklog", translation=original
+    )
     zh = BeautifulSoup(client.get("/notes/worklog/").content, "html.parser")
     assert zh.select_one(".source-box p").get_text().strip() == (
         "译文 原文：Decode GEMV worklog，作者 Ines Okafor，2025年12月20日。"

@@ -9,8 +9,8 @@ from django.urls import translate_url
 from django.utils import timezone, translation
 from django.utils.formats import date_format
 from django.utils.html import format_html, format_html_join
-from django.utils.translation import gettext, pgettext
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext, pgettext
 
 from ..bilingual import html_lang
 from ..site_url import absolute_url
@@ -204,7 +204,9 @@ def source_credit(note):
         )
     separator = pgettext("between the parts of a list", ", ")
     full_stop = pgettext("end of a sentence", ".")
-    return format_html("{}{}", format_html_join(separator, "{}", ((part,) for part in parts)), full_stop)
+    return format_html(
+        "{}{}", format_html_join(separator, "{}", ((part,) for part in parts)), full_stop
+    )
 
 
 @register.filter

@@ -6,7 +6,9 @@ variable. Tests adjust settings through pytest-django's ``settings`` fixture.
 """
 
 import os
+import re
 import secrets
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -32,6 +34,20 @@ def env_list(name, default=""):
     return [item.strip() for item in env(name, default).split(",") if item.strip()]
 
 
+def create_private_file(path):
+    """Create ``path`` empty with mode 600 (owner only) unless it exists; make its folder 700.
+
+    Used for the SQLite database and the development key before anything else writes them,
+    so they are never readable by other users, whatever the umask.
+    """
+    path = Path(path)
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        pass
+
+
 DEBUG = env_bool("DJANGO_DEBUG")
 
 
@@ -46,8 +62,8 @@ def _secret_key():
         )
     # Development only: a random key kept in an ignored file, so sessions survive restarts.
     key_file = VAR_DIR / "dev-secret-key"
-    if not key_file.exists():
-        VAR_DIR.mkdir(exist_ok=True)
+    if not key_file.exists() or not key_file.read_text().strip():
+        create_private_file(key_file)
         key_file.write_text(secrets.token_urlsafe(50))
     return key_file.read_text().strip()
 
@@ -62,6 +78,7 @@ CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS") or (
 
 INSTALLED_APPS = [
     "django.contrib.admin",
+    "axes",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -72,6 +89,7 @@ INSTALLED_APPS = [
     "django.contrib.sitemaps",
     "taggit",
     "markdownx",
+    "reversion",
     "blog",
 ]
 
@@ -89,6 +107,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last: turns a locked-out login into biji's 429 page (blog.middleware.login_locked_out).
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -120,7 +140,11 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    VAR_DIR.mkdir(exist_ok=True)
+    _db_name = str(DATABASES["default"]["NAME"])
+    if _db_name and _db_name != ":memory:" and not _db_name.startswith("file:"):
+        # Created here, owner-only, before SQLite would create it with the umask's mode; its
+        # -wal and -shm files take the database file's mode.
+        create_private_file(_db_name)
     DATABASES["default"]["OPTIONS"] = {
         # WAL lets readers and the one writer work at the same time.
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
@@ -140,6 +164,23 @@ if REDIS_URL:
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# Login throttling (django-axes): after BIJI_LOGIN_FAILURE_LIMIT wrong passwords for one user
+# name from one address, that pair is refused (429, even with the right password) for
+# BIJI_LOGIN_COOLOFF_MINUTES, counted again from each attempt made while locked. Attempts are
+# kept in the database, so every worker sees them. `manage.py axes_reset_username NAME`,
+# `axes_reset_ip ADDRESS` or `axes_reset` unlock at once. The client address is REMOTE_ADDR,
+# or behind a proxy (DJANGO_BEHIND_PROXY) the address that proxy appended to X-Forwarded-For.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # first: refuses a locked-out pair before checking
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(env("BIJI_LOGIN_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(env("BIJI_LOGIN_COOLOFF_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "blog.middleware.login_locked_out"
+AXES_CLIENT_IP_CALLABLE = "blog.middleware.client_ip"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -177,20 +218,55 @@ _HTTPS = SITE_URL.startswith("https://")
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = _HTTPS
 SECURE_SSL_REDIRECT = _HTTPS and env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
 SECURE_HSTS_SECONDS = int(env("DJANGO_HSTS_SECONDS", "31536000" if _HTTPS else "0"))
-SECURE_HSTS_INCLUDE_SUBDOMAINS = _HTTPS
-SECURE_HSTS_PRELOAD = _HTTPS
-if env_bool("DJANGO_BEHIND_PROXY"):
+# Both commit every subdomain (and, preloaded, every browser for months) to HTTPS: only when
+# the operator says so. Off, check --deploy's reminders about them are silenced on purpose.
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS")
+SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD")
+SILENCED_SYSTEM_CHECKS = [
+    *([] if SECURE_HSTS_INCLUDE_SUBDOMAINS else ["security.W005"]),
+    *([] if SECURE_HSTS_PRELOAD else ["security.W021"]),
+]
+BIJI_BEHIND_PROXY = env_bool("DJANGO_BEHIND_PROXY")
+if BIJI_BEHIND_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+
+# First path segments the site itself answers (config/urls.py, blog/urls.py, feed_urls.py).
+_SITE_PATHS = {"en", "static", "media", "i18n", "notes", "tags", "series", "archive", "search"}
+_SITE_PATHS |= {"pages", "feed", "lang", "sitemap.xml", "robots.txt"}
+
+
+def _admin_path():
+    path = env("BIJI_ADMIN_PATH", "admin").strip("/")
+    segments = path.split("/")
+    if (
+        not re.fullmatch(r"[A-Za-z0-9._~-]+(/[A-Za-z0-9._~-]+)*", path)
+        or {".", ".."} & set(segments)
+        or segments[0] in _SITE_PATHS
+    ):
+        raise ImproperlyConfigured(
+            f"BIJI_ADMIN_PATH={path!r}: use letters, digits, '-', '_', '.', '~' and '/', no "
+            f"'.' or '..' segment, and not a path the site uses ({', '.join(sorted(_SITE_PATHS))})."
+        )
+    return path + "/"
+
+
+# The admin's address, "admin/" by default (also holds the editor's endpoints, "editor/").
+BIJI_ADMIN_PATH = _admin_path()
 
 # django-markdownx: the editor posts to biji's own staff-only views (blog/editor.py), which
 # render with the same function readers get and verify uploads with Pillow.
-MARKDOWNX_URLS_PATH = "/admin/editor/preview/"
-MARKDOWNX_UPLOAD_URLS_PATH = "/admin/editor/upload/"
+MARKDOWNX_URLS_PATH = f"/{BIJI_ADMIN_PATH}editor/preview/"
+MARKDOWNX_UPLOAD_URLS_PATH = f"/{BIJI_ADMIN_PATH}editor/upload/"
 MARKDOWNX_MARKDOWNIFY_FUNCTION = "blog.rendering.render_preview"
 MARKDOWNX_EDITOR_RESIZABLE = True
 MARKDOWNX_SERVER_CALL_LATENCY = 400
 BIJI_UPLOAD_MAX_BYTES = int(env("BIJI_UPLOAD_MAX_BYTES", str(5 * 1024 * 1024)))
-BIJI_UPLOAD_MAX_PIXELS = 40_000_000
+# Checked from the header before decoding (blog/uploads.py): one frame's pixels, the number
+# of frames, and pixels over all frames (what decoding an animation costs).
+BIJI_UPLOAD_MAX_PIXELS = int(env("BIJI_UPLOAD_MAX_PIXELS", "40000000"))
+BIJI_UPLOAD_MAX_FRAMES = int(env("BIJI_UPLOAD_MAX_FRAMES", "100"))
+BIJI_UPLOAD_MAX_TOTAL_PIXELS = int(env("BIJI_UPLOAD_MAX_TOTAL_PIXELS", "50000000"))
 DATA_UPLOAD_MAX_MEMORY_SIZE = BIJI_UPLOAD_MAX_BYTES + 1024 * 1024
 
 TAGGIT_CASE_INSENSITIVE = True
@@ -208,5 +284,6 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env("DJANGO_LOG_LEVEL", "WARNING")},
 }
 
-# Serve MEDIA_ROOT from Django (fine for one machine); set to 0 when a web server does it.
-BIJI_SERVE_MEDIA = env_bool("BIJI_SERVE_MEDIA", True)
+# Serve MEDIA_ROOT from Django: in development (DEBUG) unless told otherwise; in production a
+# web server (nginx, Caddy) serves /media/, or set BIJI_SERVE_MEDIA=1 on a single machine.
+BIJI_SERVE_MEDIA = env_bool("BIJI_SERVE_MEDIA", DEBUG)

@@ -9,10 +9,14 @@ from django.views.static import serve
 from blog.sitemaps import SITEMAPS
 from blog.views import robots_txt
 
+# The admin lives at BIJI_ADMIN_PATH ("admin/" by default): a less guessable address spares
+# the login page most scripted attempts (django-axes throttles the rest).
+ADMIN = settings.BIJI_ADMIN_PATH
+
 urlpatterns = [
     # The editor's preview and upload endpoints, staff only (before the admin's catch-all).
-    path("admin/editor/", include("blog.editor_urls")),
-    path("admin/", admin.site.urls),
+    path(f"{ADMIN}editor/", include("blog.editor_urls")),
+    path(ADMIN, admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path(
         "sitemap.xml",
@@ -25,8 +29,9 @@ urlpatterns = [
 ]
 
 if settings.BIJI_SERVE_MEDIA:
-    # Uploaded images are verified rasters stored under random names, so they can be served
-    # from here for a long time; a web server or CDN in front may take this over.
+    # In development (DEBUG) or when BIJI_SERVE_MEDIA=1; in production a web server serves
+    # MEDIA_ROOT (README). Uploaded images are verified rasters stored under random names, so
+    # they can be kept for a long time.
     urlpatterns.append(
         re_path(
             r"^media/(?P<path>.*)$",

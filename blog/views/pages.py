@@ -39,8 +39,14 @@ class PageDetailView(CachePolicyMixin, generic.DetailView):
 @require_GET
 @cache_control(public=True, max_age=86400)
 def robots_txt(request):
-    """Crawlers may read everything public; not the admin and not secret share links."""
-    lines = ["User-agent: *", "Disallow: /admin/"]
+    """Crawlers may read everything public; not the admin and not secret share links.
+
+    A custom admin path (BIJI_ADMIN_PATH) is left out: robots.txt is public, and naming the
+    path would give it away. The admin's pages carry their own ``robots`` meta tag.
+    """
+    lines = ["User-agent: *"]
+    if settings.BIJI_ADMIN_PATH == "admin/":
+        lines.append("Disallow: /admin/")
     for code, _name in settings.LANGUAGES:
         with translation.override(code):
             path = reverse("blog:note-share", kwargs={"slug": "SLUG", "token": "TOKEN"})

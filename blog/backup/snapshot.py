@@ -1,0 +1,36 @@
+"""One consistent view of the database while the site keeps writing."""
+
+import contextlib
+
+from django.db import connections, transaction
+
+
+@contextlib.contextmanager
+def read_snapshot(using):
+    """Every query inside sees the database as it was at the first one.
+
+    PostgreSQL: a REPEATABLE READ, READ ONLY transaction. SQLite (WAL): a deferred read
+    transaction, which takes no write lock (Django's own would be IMMEDIATE and stop writers
+    for the length of the dump).
+    """
+    connection = connections[using]
+    if connection.vendor == "postgresql":
+        with transaction.atomic(using=using):
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            yield
+        return
+    if connection.vendor == "sqlite":
+        if connection.in_atomic_block:
+            yield  # already one transaction (tests): its view is consistent
+            return
+        connection.ensure_connection()
+        with connection.cursor() as cursor:
+            cursor.execute("BEGIN DEFERRED")
+            try:
+                yield
+            finally:
+                cursor.execute("COMMIT")
+        return
+    with transaction.atomic(using=using):
+        yield

@@ -1,0 +1,21 @@
+"""SQLite: a copy of the live database file through SQLite's online backup API."""
+
+import sqlite3
+
+from django.db import connections
+
+
+def snapshot_file(using, target):
+    """Copy the database ``using`` to ``target`` page by page while it serves.
+
+    The backup API restarts the copy when a writer changes a page it already copied, and the
+    result is one consistent database, whatever was written meanwhile.
+    """
+    connection = connections[using]
+    connection.ensure_connection()
+    destination = sqlite3.connect(target)
+    try:
+        with destination:
+            connection.connection.backup(destination, pages=256)
+    finally:
+        destination.close()

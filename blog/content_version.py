@@ -42,11 +42,19 @@ class State:
     last_published_at: datetime | None  # the latest publication time already passed
 
     @property
+    def edition(self) -> str:
+        """The version and when it moved (``"42.62f1c0a3b9d20"``): unlike the bare counter,
+        never the same for two databases, e.g. before and after a restore, sharing a cache."""
+        changed = int(self.changed_at.timestamp() * 1_000_000) if self.changed_at else 0
+        return f"{self.version}.{changed:x}"
+
+    @property
     def key(self) -> str:
-        """Text naming this state, for cache keys and ETags: ``"42"``, ``"42-1767225600"``."""
+        """Text naming this state, for cache keys and ETags: the :attr:`edition`, and the next
+        scheduled publication if any (``"42.62f1c0a3b9d20-1767225600"``)."""
         if self.next_scheduled_at is None:
-            return str(self.version)
-        return f"{self.version}-{int(self.next_scheduled_at.timestamp())}"
+            return self.edition
+        return f"{self.edition}-{int(self.next_scheduled_at.timestamp())}"
 
     @property
     def last_modified(self) -> datetime | None:

@@ -73,7 +73,7 @@ def statuses(client, urls):
 
 
 def settings_cached(using="default"):
-    key = SiteSettings._cache_key(using, content_version.current(using).version)
+    key = SiteSettings._cache_key(using, content_version.current(using).edition)
     return cache.get(key) is not None
 
 

@@ -125,7 +125,7 @@ class SiteSettings(RenderedMarkdownMixin, models.Model):
         version). When the cache is down or cold, the settings and links are read from the
         database (two queries): an outage costs speed, never the page.
         """
-        key = cls._cache_key(using, content_version.current(using).version)
+        key = cls._cache_key(using, content_version.current(using).edition)
         site = safe_cache.get(key)
         if site is None:
             site = cls.objects.using(using).filter(pk=1).first() or cls(pk=1)
@@ -136,11 +136,11 @@ class SiteSettings(RenderedMarkdownMixin, models.Model):
     @classmethod
     def forget_cached(cls, using=DEFAULT_DB_ALIAS):
         """Drop the copy kept for the current version (the settings or navigation changed)."""
-        safe_cache.delete(cls._cache_key(using, content_version.current(using).version))
+        safe_cache.delete(cls._cache_key(using, content_version.current(using).edition))
 
     @classmethod
-    def _cache_key(cls, using, version):
-        return f"{cls.CACHE_KEY}:{using}:{version}"
+    def _cache_key(cls, using, edition):
+        return f"{cls.CACHE_KEY}:{using}:{edition}"
 
     @cached_property
     def navigation_links(self):

@@ -14,7 +14,6 @@ import re
 
 import regex
 
-from .cjk import CJK_CHARS  # noqa: F401  (TEMPORARY re-export until blog.search imports blog.cjk)
 from .cjk import CJK_RE as _CJK_RE
 
 HAN_PER_MINUTE = 300

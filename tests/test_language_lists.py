@@ -126,3 +126,18 @@ def test_the_language_feeds_follow_the_rule_and_the_main_feed_keeps_every_note(
     ]
     everything = feedparser.parse(client.get("/feed/").content)
     assert len(everything.entries) == 4
+
+
+def test_search_finds_a_translated_pair_once_in_the_interfaces_language(
+    client, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):  # the index follows the commit
+        original = make_note(title="Warp 调度笔记", slug="warp-zh", body="warp 调度")
+        make_note(
+            title="Warp scheduling", slug="warp-en", language=Language.ENGLISH, body="warp",
+            translation=original,
+        )  # fmt: skip
+    found = BeautifulSoup(client.get("/search/?q=warp").content, "html.parser")
+    assert [h.a.get_text() for h in found.select(".note-item-title")] == ["Warp 调度笔记"]
+    found = BeautifulSoup(client.get("/en/search/?q=warp").content, "html.parser")
+    assert [h.a.get_text() for h in found.select(".note-item-title")] == ["Warp scheduling"]

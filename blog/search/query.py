@@ -21,23 +21,26 @@ PER_PAGE = 10
 DEFERRED_FIELDS = ("body", "body_html", "toc_html", "summary")
 
 
-def ranked_queryset(query: Query, using: str = DEFAULT_DB_ALIAS):
+def ranked_queryset(query: Query, using: str = DEFAULT_DB_ALIAS, interface=None, others=True):
     """Ids of the published notes with every term, best first (see blog.search.backends).
 
     Ids only: sorting whole notes would read every match's body just to keep ten of them.
+    With ``interface`` (a language code), the lists' language rule applies: a translated pair
+    is found once, in that language (``NoteQuerySet.in_interface``).
     """
     backend = backend_for(connections[using])
+    notes = Note.objects.using(using).published()
+    if interface is not None:
+        notes = notes.in_interface(interface, others=others)
     return (
-        Note.objects.using(using)
-        .published()
-        .filter(backend.match(query.terms))
+        notes.filter(backend.match(query.terms))
         .annotate(search_score=backend.score(query.terms))
         .order_by("-search_score", "-published_at", "-pk")
         .values_list("pk", flat=True)
     )
 
 
-def ranked_ids(query: Query, using: str = DEFAULT_DB_ALIAS) -> list[int]:
+def ranked_ids(query: Query, using: str = DEFAULT_DB_ALIAS, **rule) -> list[int]:
     """All matches' ids in one query: the page is cut from it and the count comes with it.
 
     Read with a plain cursor: a common character can match thousands of notes, and the ORM's
@@ -45,7 +48,7 @@ def ranked_ids(query: Query, using: str = DEFAULT_DB_ALIAS) -> list[int]:
     """
     if not query.terms:
         return []
-    sql, params = ranked_queryset(query, using).query.sql_with_params()
+    sql, params = ranked_queryset(query, using, **rule).query.sql_with_params()
     with connections[using].cursor() as cursor:
         cursor.execute(sql, params)
         return [row[0] for row in cursor.fetchall()]

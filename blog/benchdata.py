@@ -194,7 +194,6 @@ def sample_urls(using="default"):
         "feed (RSS)": reverse("feeds:all-rss"),
         "feed (Atom)": reverse("feeds:all-atom"),
         "tag feed": reverse("feeds:tag-rss", kwargs={"slug": tag.slug}),
-        "sitemap index": "/sitemap.xml",
-        "sitemap page": "/sitemap-notes.xml",
+        "sitemap.xml": "/sitemap.xml",
         "search 调度": reverse("blog:search") + "?q=%E8%B0%83%E5%BA%A6",
     }

@@ -5,7 +5,8 @@ Each feed is wrapped for HTTP caching with Django's own tools, outermost first:
 * ``cache_control``: ``public, max-age=600`` on every answer, 304s included.
 * ``condition(last_modified_func=feed.last_modified)``: one aggregate query dates the feed from
   its URL and answers If-Modified-Since with 304 before the feed is built (HTTP ignores the date
-  when If-None-Match is sent; then the content decides).
+  when If-None-Match is sent; then the content decides). The date is kept once per content
+  version (blog.version_memo); blog.page_cache answers most conditional requests before this.
 * ``ConditionalGetMiddleware`` (settings.MIDDLEWARE) hashes the built feed into its ETag and
   answers a matching If-None-Match with 304.
 """
@@ -15,6 +16,7 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import condition
 
 from . import feeds
+from .version_memo import memoised
 
 app_name = "feeds"
 
@@ -33,7 +35,13 @@ def cached(feed):
         response.headers["Content-Language"] = feed.feed_language(**url_kwargs)
         return response
 
-    view = condition(last_modified_func=feed.last_modified)(view)
+    def last_modified(request, **url_kwargs):
+        # An aggregate over the scope's notes: once per content version and URL.
+        return memoised(
+            f"feed-date:{request.path}", lambda: feed.last_modified(request, **url_kwargs)
+        )
+
+    view = condition(last_modified_func=last_modified)(view)
     return cache_control(public=True, max_age=CACHE_SECONDS)(view)
 
 

@@ -100,6 +100,11 @@ MIDDLEWARE = [
     # Locale before sessions, and from the URL alone (/ Chinese, /en/ English): public pages
     # vary neither on cookies nor on Accept-Language, so a cache can keep them.
     "blog.middleware.URLLocaleMiddleware",
+    # Public pages and feeds for anonymous readers: 304 from the content version before any
+    # view runs, then the shared page cache (blog.page_cache); gzip inside it, so the cache
+    # keeps compressed pages. Before sessions: a cached page reads no session.
+    "blog.page_cache.PageCacheMiddleware",
+    "blog.page_cache.PublicGZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.http.ConditionalGetMiddleware",
@@ -276,6 +281,11 @@ BIJI_PREVIEW_MAX_AGE = int(env("BIJI_PREVIEW_MAX_AGE", str(7 * 86400)))
 
 # Public pages may be kept this long by browsers and shared caches (seconds).
 BIJI_PAGE_MAX_AGE = int(env("BIJI_PAGE_MAX_AGE", "300"))
+# ...and shared caches (CDN, nginx) by s-maxage; never past the next scheduled publication.
+BIJI_PAGE_SHARED_MAX_AGE = int(env("BIJI_PAGE_SHARED_MAX_AGE", str(BIJI_PAGE_MAX_AGE)))
+# How long the shared page cache keeps an anonymous page (keys follow the content version, so
+# an edit never waits for this); 0 turns the page cache off (conditional GETs still work).
+BIJI_PAGE_CACHE_SECONDS = int(env("BIJI_PAGE_CACHE_SECONDS", "86400"))
 
 LOGGING = {
     "version": 1,

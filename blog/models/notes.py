@@ -171,16 +171,9 @@ class Note(RenderedMarkdownMixin, models.Model):
                 violation_error_message=_("A published note needs a publication time."),
             ),
         ]
-        indexes = [
-            models.Index(fields=["status", "published_at"], name="blog_note_pub_idx"),
-            # The lists' order (Meta.ordering): a page of the newest notes is read from the
-            # index instead of sorting every published note (PostgreSQL; SQLite uses it too).
-            models.Index(
-                models.F("published_at").desc(nulls_last=True),
-                models.F("id").desc(),
-                name="blog_note_recent_idx",
-            ),
-        ]
+        # Also blog_note_recent_idx, in the lists' order (migration 0009: database-specific
+        # SQL, as SQLite takes no NULLS LAST in an index).
+        indexes = [models.Index(fields=["status", "published_at"], name="blog_note_pub_idx")]
 
     def __str__(self):
         return self.title

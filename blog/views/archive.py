@@ -14,8 +14,10 @@ from django.db.models.functions import TruncMonth
 from django.http import Http404
 from django.utils import timezone
 from django.utils.functional import cached_property
+from django.utils.translation import get_language
 from django.views import generic
 
+from ..version_memo import memoised
 from .base import PublishedNoteMixin, listed_notes
 
 # Years outside this range cannot hold notes and would overflow date arithmetic.
@@ -27,7 +29,12 @@ def start_of_day(day):
 
 
 def month_counts():
-    """[(first day of month, number of published notes)], newest first, in one query."""
+    """[(first day of month, number of published notes)], newest first, in one query, once
+    per content version and language (blog.version_memo): it reads every published note."""
+    return memoised(f"archive-months:{get_language()}", _month_counts)
+
+
+def _month_counts():
     rows = (
         listed_notes()
         .annotate(month=TruncMonth("published_at"))

@@ -8,6 +8,7 @@ from django.utils.translation import get_language
 
 from ..models import Note, SiteSettings
 from ..pagination import get_page
+from ..version_memo import memoised
 
 # Lists show titles, excerpts, dates and tags: the stored bodies stay in the database.
 LIST_DEFERRED_FIELDS = ("body", "body_html", "toc_html", "plain_text")
@@ -77,6 +78,9 @@ class PublishedNoteMixin(CachePolicyMixin):
 
     def paginate_queryset(self, queryset, page_size):
         paginator = Paginator(queryset, page_size, allow_empty_first_page=True)
+        # The total reads every matching note: once per content version and list (the path
+        # names the list and its language), not on every page of it.
+        paginator.count = memoised(f"list-count:{self.request.path}", lambda: queryset.count())
         page = get_page(paginator, self.request.GET.get(self.page_kwarg))
         if self.require_notes and paginator.count == 0:
             raise Http404("No published notes here.")

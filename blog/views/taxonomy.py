@@ -2,9 +2,11 @@
 
 from django.db.models import Count, F, Max
 from django.shortcuts import get_object_or_404
+from django.utils.translation import get_language
 from django.views import generic
 
 from ..models import Series, Tag
+from ..version_memo import memoised
 from .base import CachePolicyMixin, PublishedNoteMixin, listed_notes
 
 
@@ -15,7 +17,11 @@ class TagListView(CachePolicyMixin, generic.ListView):
     context_object_name = "tags"
 
     def get_queryset(self):
-        return (
+        # Counting reads every note's tags: once per content version and language.
+        return memoised(f"tag-list:{get_language()}", self._tags)
+
+    def _tags(self):
+        return list(
             Tag.objects.filter(tagged_notes__content_object__in=listed_notes())
             .annotate(note_count=Count("tagged_notes"))
             .order_by("-note_count", "name")
@@ -43,7 +49,10 @@ class SeriesListView(CachePolicyMixin, generic.ListView):
     context_object_name = "series_list"
 
     def get_queryset(self):
-        return (
+        return memoised(f"series-list:{get_language()}", self._series)
+
+    def _series(self):
+        return list(
             Series.objects.filter(notes__in=listed_notes())
             .annotate(note_count=Count("notes"), latest=Max("notes__published_at"))
             .order_by("-latest", "title_en")

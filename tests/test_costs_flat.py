@@ -1,0 +1,65 @@
+"""Public pages cost the same number of queries, at most five (six for a note in a series
+with every cache empty), however many notes the blog holds: cold (page cache off, caches
+empty), from the page cache (one query) and conditional (one query). Measured with the
+generated blog of the page benchmark (blog.benchdata) at two sizes, with commits, as in
+production (the page cache and memos step aside in a transaction).
+"""
+
+import pytest
+from django.core.cache import caches
+from django.db import connection
+from django.test import override_settings
+
+from blog import benchdata
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+BUDGET = 5
+
+
+def count_queries(client, url, **headers):
+    queries = []
+
+    def record(execute, sql, params, many, context):
+        queries.append(sql)
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(record):
+        response = client.get(url, **headers)
+    return len(queries), response
+
+
+def costs(client):
+    result = {}
+    for name, url in benchdata.sample_urls().items():
+        with override_settings(BIJI_PAGE_CACHE_SECONDS=0):
+            caches["default"].clear()
+            cold, response = count_queries(client, url)
+            assert response.status_code == 200, (name, url, response.status_code)
+            again, _response = count_queries(client, url)  # memos kept, page not
+        client.get(url)  # stored in the page cache
+        warm, response = count_queries(client, url)
+        etag = response.get("ETag", "")
+        conditional, answer = count_queries(client, url, HTTP_IF_NONE_MATCH=etag)
+        if name.startswith("search"):
+            # Never kept: results follow the index, updated after the commit.
+            assert response.status_code == 200
+        else:
+            assert answer.status_code == 304, name
+            assert (warm, conditional) == (1, 1), name
+        result[name] = (cold, again)
+    return result
+
+
+def test_query_counts_do_not_grow_with_the_blog(client):
+    benchdata.generate(150, seed=1)
+    small = costs(client)
+    benchdata.generate(900, seed=1)
+    large = costs(client)
+    assert large == small
+    for name, (cold, again) in large.items():
+        # With the site settings cached (production: once per change, for every worker).
+        assert again <= BUDGET, (name, again)
+        # Everything emptied: the settings are read again. The note in a series then costs
+        # six (version, settings, note, tags, series box, related notes): known, reported.
+        assert cold <= BUDGET + (1 if name == "note in a series" else 0), (name, cold)

@@ -8,7 +8,12 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/test
+# Database 0 of a shared Redis on purpose (the documented URL): the tests write every key under a
+# per-session KEY_PREFIX and delete only keys under it, never FLUSHDB (tests/conftest.py), so
+# whatever else lives in that database survives a test run.
 REDIS_TEST_URL ?= redis://127.0.0.1:6379/0
+TEMPLATE_DIRS := templates $(wildcard blog/templates)
+COVERAGE_ARGS := --cov=blog --cov=config --cov-report=term:skip-covered
 
 .PHONY: run setup demo test test-sqlite test-postgres lint browser-deps services messages bench clean
 
@@ -41,16 +46,20 @@ browser-deps:
 services:
 	@bash scripts/start-services.sh
 
+# The same checks as .pre-commit-config.yaml: lint, formatting, template indentation.
 lint: $(VENV)/.installed
 	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+	$(VENV)/bin/djhtml --check $(TEMPLATE_DIRS)
 
 test: setup browser-deps services lint
 	$(MAKE) --no-print-directory test-sqlite
 	$(MAKE) --no-print-directory test-postgres
 
 test-sqlite: $(VENV)/.installed
-	@echo "== tests on SQLite, local-memory cache =="
-	env -u DATABASE_URL -u REDIS_URL DJANGO_SECRET_KEY=test-only $(PY) -m pytest $(PYTEST_ARGS)
+	@echo "== tests on SQLite, local-memory cache (with coverage of blog/ and config/) =="
+	env -u DATABASE_URL -u REDIS_URL DJANGO_SECRET_KEY=test-only \
+		$(PY) -m pytest $(COVERAGE_ARGS) $(PYTEST_ARGS)
 
 test-postgres: $(VENV)/.installed
 	@echo "== tests on PostgreSQL, Redis cache =="

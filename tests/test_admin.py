@@ -1,11 +1,12 @@
 """The author's workflow in the admin: write, tag, place in a series, publish, preview."""
 
 import pytest
+from bs4 import BeautifulSoup
 from django.urls import reverse
 from django.utils import timezone
 
 from blog.models import Note, SiteSettings, Status, Tag
-from tests.factories import make_draft, make_note, make_series, make_tag
+from tests.factories import make_draft, make_note, make_scheduled, make_series, make_tag
 
 pytestmark = pytest.mark.django_db
 
@@ -126,14 +127,69 @@ def _content_type(note):
     return [ContentType.objects.get_for_model(note).pk]
 
 
-def test_changelist_search_filters_and_date_hierarchy(staff_client):
+def _changelist(client, url, query=""):
+    """The change list as the author sees it (in English): its listed titles and page."""
+    response = client.get(url + query, headers={"accept-language": "en"})
+    assert response.status_code == 200
+    page = BeautifulSoup(response.content, "html.parser")
+    titles = {a.get_text(strip=True) for a in page.select("#result_list tbody th a")}
+    return titles, page
+
+
+def _choice(page, selector, text):
+    """The href of the link reading ``text`` inside ``selector``."""
+    links = {a.get_text(" ", strip=True): a["href"] for a in page.select(f"{selector} a[href]")}
+    assert text in links, (text, sorted(links))
+    return links[text]
+
+
+def test_changelist_search(staff_client):
     make_note(title="FlashAttention tiling")
     make_note(title="Amdahl 定律")
     url = reverse("admin:blog_note_changelist")
-    response = staff_client.get(url, {"q": "FlashAttention"})
-    assert response.status_code == 200
-    assert response.context["cl"].result_count == 1
-    assert staff_client.get(url, {"status__exact": "published"}).status_code == 200
+    titles, _ = _changelist(staff_client, url, "?q=FlashAttention")
+    assert titles == {"FlashAttention tiling"}
+
+
+def test_changelist_filters_narrow_the_list(staff_client):
+    kernels = make_tag(name="Kernels", name_zh="算子")
+    series = make_series(title_en="GPU notes", title_zh="GPU 笔记")
+    make_note(title="In series", series=series, series_position=1, tags=[kernels])
+    make_note(title="In English", language="en")
+    make_draft(title="A draft")
+    make_scheduled(title="Coming soon")
+    url = reverse("admin:blog_note_changelist")
+    everything = {"In series", "In English", "A draft", "Coming soon"}
+    titles, page = _changelist(staff_client, url)
+    assert titles == everything
+    assert page.select_one("#changelist-filter")
+    for label, expected in [
+        ("Draft", {"A draft"}),
+        ("Scheduled", {"Coming soon"}),
+        ("Published", {"In series", "In English"}),
+        ("English", {"In English"}),
+        ("GPU 笔记 / GPU notes", {"In series"}),
+    ]:
+        query = _choice(page, "#changelist-filter", label)
+        assert _changelist(staff_client, url, query)[0] == expected, label
+    tag_links = [a for a in page.select("#changelist-filter a[href]") if "Kernels" in a.get_text()]
+    assert len(tag_links) == 1 and "算子" in tag_links[0].get_text()
+    assert _changelist(staff_client, url, tag_links[0]["href"])[0] == {"In series"}
+
+
+def test_changelist_date_hierarchy_drills_into_years(staff_client):
+    make_note(title="In 2024", published_ago=None, published_at=_aware(2024, 5, 1))
+    make_note(title="In 2025", published_ago=None, published_at=_aware(2025, 3, 14))
+    url = reverse("admin:blog_note_changelist")
+    _, page = _changelist(staff_client, url)
+    assert page.select_one("nav.toplinks")
+    titles, year = _changelist(staff_client, url, _choice(page, "nav.toplinks", "2025"))
+    assert titles == {"In 2025"}
+    assert year.select_one("nav.toplinks a.date-back")  # back to all dates
+
+
+def _aware(*args):
+    return timezone.make_aware(timezone.datetime(*args, 12))
 
 
 def test_autocomplete_finds_series_by_either_title(staff_client):

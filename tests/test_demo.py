@@ -5,6 +5,7 @@ from datetime import timedelta
 from io import StringIO
 
 import pytest
+from bs4 import BeautifulSoup
 from django.core.management import call_command
 from django.utils import timezone
 
@@ -123,15 +124,48 @@ def test_published_dates_spread_over_many_months(demo):
 
 
 def test_bodies_exercise_the_renderer(demo):
-    notes = list(Note.objects.all())
-    assert all(len(n.plain_text) > 300 for n in notes)
-    bodies = "\n".join(n.body for n in notes)
-    for marker in ("[TOC]", "[^", "- [x]", "!!! ", "| --- |", "$$"):
-        assert marker in bodies, marker
-    languages = set(re.findall(r"^```(\w+)", bodies, flags=re.MULTILINE))
-    assert {"python", "cpp", "cuda", "bash", "sql"} <= languages
-    essay = Note.objects.get(slug="first-rainy-season")
-    assert "```" not in essay.body and essay.series.slug == "essays"
+    """The stored HTML of the demo notes shows every feature of the renderer, rendered."""
+    notes = {n.slug: n for n in Note.objects.all()}
+    assert all(len(n.plain_text) > 300 for n in notes.values())
+    pages = {slug: BeautifulSoup(n.body_html, "html.parser") for slug, n in notes.items()}
+    everything = BeautifulSoup("".join(n.body_html for n in notes.values()), "html.parser")
+
+    # Every fenced code block is highlighted by Pygments (token spans), none left as bare text.
+    fences = sum(len(re.findall(r"^```\w+", n.body, flags=re.MULTILINE)) for n in notes.values())
+    blocks = everything.select("div.highlight pre")
+    assert len(blocks) == fences >= 10
+    tokens = [{c for span in b.select("span[class]") for c in span["class"]} for b in blocks]
+    assert all(kinds - {"w", "filename"} for kinds in tokens)
+    assert not everything.select("pre:not(div.highlight pre)")
+
+    # Tables, task lists, admonitions.
+    assert len(everything.select("table thead th")) >= 10
+    assert everything.select_one("table tbody td")
+    boxes = everything.select("li.task-list-item input[type=checkbox][disabled]")
+    assert any(box.has_attr("checked") for box in boxes)
+    assert any(not box.has_attr("checked") for box in boxes)
+    assert everything.select_one("div.admonition.warning > p.admonition-title")
+
+    for slug, page in pages.items():
+        # Footnote references land on their footnote, and back.
+        for ref in page.select("sup a.footnote-ref"):
+            assert page.find(id=ref["href"][1:]), (slug, ref)
+        for back in page.select("a.footnote-backref"):
+            assert page.find(id=back["href"][1:]), (slug, back)
+        # A table of contents links to headings of the same note.
+        for link in page.select("nav.toc a[href]"):
+            assert page.find(id=link["href"][1:]).name in {"h2", "h3", "h4"}, (slug, link)
+        # No Markdown syntax left over.
+        text = page.get_text()
+        for marker in ("[TOC]", "[^", "!!! ", "$$", "```", "| --- |"):
+            assert marker not in text, (slug, marker)
+    assert sum(bool(page.select("sup a.footnote-ref")) for page in pages.values()) >= 2
+    assert sum(bool(page.select("nav.toc a")) for page in pages.values()) >= 2
+    assert len(everything.select("math[display=block]")) >= 2
+
+    essay = pages["first-rainy-season"]
+    assert essay.p and not essay.select("pre, table")
+    assert notes["first-rainy-season"].series.slug == "essays"
 
 
 def test_math_is_rendered_to_mathml(demo):
@@ -148,7 +182,8 @@ def test_code_is_highlighted_by_pygments(demo):
 def test_about_page_site_settings_and_navigation(demo):
     about = Page.objects.published().get(slug="about")
     assert about.body_html
-    site, links = SiteSettings.load()
+    site = SiteSettings.load()
+    links = site.navigation_links
     assert site.title == "笔记 biji" and site.tagline_zh and site.tagline_en
     assert site.author and site.footer_html
     assert "/pages/about/" in [link.url for link in links]

@@ -34,12 +34,20 @@ def test_derived_fields_are_stored_on_save():
     note = make_note(
         body="# 标题\n\n并行计算让程序更快。Amdahl's law 说明了上限。\n\n```python\nprint(1)\n```"
     )
-    stored = Note.objects.values("body_html", "excerpt", "plain_text", "word_count").get(pk=note.pk)
-    assert "并行计算" in stored["body_html"]
-    assert "highlight" in stored["body_html"]
-    assert stored["excerpt"].startswith("标题") or stored["excerpt"].startswith("并行计算")
-    assert "print" in stored["plain_text"]
-    assert stored["word_count"] > 10
+    stored = Note.objects.values(*Note.derived_fields).get(pk=note.pk)
+    html = stored["body_html"]
+    assert '<h1 id="标题">标题<a class="headerlink" href="#标题">' in html
+    assert "<p>并行计算让程序更快。Amdahl's law 说明了上限。</p>" in html
+    assert '<div class="highlight"><span class="filename">Python</span><pre>' in html
+    assert '<span class="nb">print</span><span class="p">(</span><span class="mi">1</span>' in html
+    assert stored["toc_html"] == '<ul>\n<li><a href="#标题">标题</a></li>\n</ul>'
+    # The excerpt is the first paragraph: not the heading, not the code.
+    assert stored["excerpt"] == "并行计算让程序更快。Amdahl's law 说明了上限。"
+    assert stored["plain_text"] == "标题 并行计算让程序更快。Amdahl's law 说明了上限。 print(1)"
+    # Han characters count one word each: 标题 2 + 并行计算让程序更快 9 + 说明了上限 5; then
+    # Amdahl's, law, print, 1.
+    assert stored["word_count"] == 2 + 9 + 5 + 4
+    assert stored["reading_minutes"] == 1
 
 
 def test_a_summary_replaces_the_derived_excerpt():
@@ -120,15 +128,19 @@ def test_bilingual_names_follow_the_interface_language():
         assert (tag.display_name, tag.other_name) == ("Kernels", "算子")
 
 
-def test_site_settings_are_one_cached_row(django_assert_num_queries):
+def test_site_settings_are_one_cached_row(
+    django_assert_num_queries, django_capture_on_commit_callbacks
+):
     site = SiteSettings.objects.create(title="笔记", tagline_en="Notes")
     site.navigation.create(label_zh="系列", label_en="Series", url="/series/")
     SiteSettings.load()
-    with django_assert_num_queries(0):
-        loaded, links = SiteSettings.load()
+    with django_assert_num_queries(1):  # the content version; settings and links are cached
+        loaded = SiteSettings.load()
+        links = loaded.navigation_links
     assert loaded.title == "笔记"
     assert [link.label_en for link in links] == ["Series"]
-    site.title = "新标题"
-    site.save()
-    assert SiteSettings.load()[0].title == "新标题"
+    with django_capture_on_commit_callbacks(execute=True):
+        site.title = "新标题"
+        site.save()
+    assert SiteSettings.load().title == "新标题"
     assert SiteSettings.objects.count() == 1

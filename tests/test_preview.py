@@ -5,8 +5,10 @@ from datetime import timedelta
 
 import pytest
 import time_machine
+from bs4 import BeautifulSoup
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
+from django.test import Client
 from django.urls import reverse
 
 from blog.preview import check_preview_token, make_preview_token
@@ -25,15 +27,20 @@ def _never_cached(response):
 
 @pytest.mark.parametrize(("maker", "banner"), [(make_draft, "草稿"), (make_scheduled, "定时发布")])
 def test_staff_see_unpublished_note_with_banner_and_never_cache(staff_client, maker, banner):
-    note = maker(title="Work in progress", slug="wip")
-    response = staff_client.get(reverse("blog:note-detail", kwargs={"slug": "wip"}))
+    maker(title="Work in progress", slug="wip", body="## 进展\n\n尚未完成的 kernel 笔记。")
+    url = reverse("blog:note-detail", kwargs={"slug": "wip"})
+    response = staff_client.get(url)
     assert response.status_code == 200
-    html = response.content.decode()
-    assert "Work in progress" in html
-    assert f"<strong>{banner}</strong>" in html
-    assert '<meta name="robots" content="noindex">' in html
+    page = BeautifulSoup(response.content, "html.parser")
+    assert page.h1.get_text() == "Work in progress"
+    assert page.select_one(".prose p").get_text() == "尚未完成的 kernel 笔记。"
+    assert page.select_one(".banner strong").get_text() == banner
+    assert page.find("meta", attrs={"name": "robots"})["content"] == "noindex"
     assert _never_cached(response)
-    assert note.pk
+    directives = {d.strip() for d in response["Cache-Control"].split(",")}
+    assert {"no-store", "private", "max-age=0"} <= directives
+    # Nothing the author saw was kept for anyone else: a reader still gets the 404.
+    assert Client().get(url).status_code == 404
 
 
 def test_staff_with_view_permission_only_may_preview(client, db):

@@ -20,8 +20,29 @@ def run_manage(*args, env):
     )
 
 
-def test_debug_is_off_by_default(settings):
-    assert settings.DEBUG is False
+def settings_value(expression, env):
+    """``expression`` evaluated on a fresh import of config.settings under ``env`` alone (no
+    DJANGO_*/DATABASE_* variables from the calling environment; pytest-django's own DEBUG
+    override does not reach a subprocess)."""
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_"))}
+    result = subprocess.run(
+        [sys.executable, "-c", f"from django.conf import settings; print({expression})"],
+        cwd=ROOT,
+        env={**clean, "DJANGO_SETTINGS_MODULE": "config.settings", **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip()
+
+
+def test_debug_is_off_by_default():
+    key = {"DJANGO_SECRET_KEY": "test-only"}
+    assert settings_value("settings.DEBUG", key) == "False"
+    assert settings_value("settings.DEBUG", {**key, "DJANGO_DEBUG": ""}) == "False"
+    assert settings_value("settings.DEBUG", {**key, "DJANGO_DEBUG": "0"}) == "False"
+    assert settings_value("settings.DEBUG", {**key, "DJANGO_DEBUG": "1"}) == "True"
 
 
 def test_refuses_to_start_without_a_secret_key_when_not_debugging():

@@ -1,4 +1,5 @@
 from ..porting.models import ImportedMedia, LegacyPath
+from ..search.models import SearchDocument
 from .content import ContentVersion
 from .notes import Language, Note, NoteQuerySet, Status
 from .site import NavigationLink, Page, SiteSettings
@@ -13,6 +14,7 @@ __all__ = [
     "Note",
     "NoteQuerySet",
     "Page",
+    "SearchDocument",
     "Series",
     "SiteSettings",
     "Status",

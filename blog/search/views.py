@@ -1,8 +1,10 @@
 """The search page: /search/?q=… (Chinese interface) and /en/search/?q=… (English)."""
 
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.generic import ListView
 
+from ..models import SiteSettings
 from ..views.base import CachePolicyMixin
 from .query import PER_PAGE, load_results, paginate, ranked_ids
 from .text import MAX_QUERY_CHARS, parse_query
@@ -30,7 +32,8 @@ class SearchView(CachePolicyMixin, ListView):
         return response
 
     def get_queryset(self):
-        return ranked_ids(self.query)
+        others = SiteSettings.load().show_other_languages
+        return ranked_ids(self.query, interface=get_language(), others=others)
 
     def paginate_queryset(self, queryset, page_size):
         page = paginate(queryset, self.request.GET.get(self.page_kwarg), page_size)

@@ -105,6 +105,12 @@ class Server:
         self.port, self.workers, self.env = port, workers, env
 
     def __enter__(self):
+        try:  # another server on the port would be measured instead of ours
+            urllib.request.urlopen(self.url("/robots.txt"), timeout=2)  # noqa: S310
+        except (TimeoutError, urllib.error.URLError, ConnectionError):
+            pass
+        else:
+            raise CommandError(f"127.0.0.1:{self.port} is already in use")
         command = [sys.executable, "-m", "gunicorn", "config.wsgi:application"]
         command += ["--workers", str(self.workers), "--bind", f"127.0.0.1:{self.port}"]
         command += ["--log-level", "warning"]
@@ -258,7 +264,7 @@ class Command(BaseCommand):
         port, workers = options["port"], options["workers"]
         with Server(port, workers, {"BIJI_PAGE_CACHE_SECONDS": "0"}) as server:
             self._block(server, rows, "cold", options)
-        with Server(port, workers, {}) as server:
+        with Server(port + 1, workers, {}) as server:  # the first may still hold its port
             self._block(server, rows, "warm", options)
             self._block(server, rows, "conditional", options)
 

@@ -15,8 +15,8 @@ def test_resolve_finds_tags_by_either_name_and_creates_new_ones():
     assert tags[0] == scheduling and len(tags) == 3  # repeats dropped, order kept
     cuda, operator = tags[1:]
     assert (cuda.name, cuda.name_zh) == ("CUDA", "")
-    # A new Chinese name is the Chinese name too, so the tag admin lists it as needing English.
-    assert (operator.name, operator.name_zh) == ("算子", "算子")
+    # A new Chinese name is the Chinese name only: the tag admin lists it as needing English.
+    assert (operator.name, operator.name_zh) == ("", "算子")
     assert Tag.objects.count() == 3
 
 

@@ -34,6 +34,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from ..models import Language, NavigationLink, Note, Page, Series, SiteSettings, Status, Tag
+from ..models.taxonomy import set_tags
 from . import site
 
 DEMO_DIR = Path(__file__).resolve().parent
@@ -181,7 +182,7 @@ def load_demo(now=None):
             raise DemoError(f"{doc.name}: unknown tags {unknown}")
         note_tags = [tags[t] for t in tag_slugs]
         notes[slug] = upsert(Note, {"slug": slug}, note_values(doc, now, series, notes))
-        notes[slug].tags.set(note_tags)
+        set_tags(notes[slug], note_tags)
     pages = [load_page(doc) for doc in read_documents("pages", PAGE_KEYS, PAGE_REQUIRED)]
     settings_row = upsert(SiteSettings, {"pk": 1}, site.SITE)
     links = [

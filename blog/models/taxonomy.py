@@ -146,6 +146,16 @@ class TaggedNote(TaggedItemBase):
         ]
 
 
+def set_tags(note, tags):
+    """Give ``note`` exactly these :class:`Tag` instances.
+
+    taggit's own ``set()`` compares tags by English ``name``, which is empty for every tag
+    still waiting for one, so it would take two such tags for the same; clearing and adding
+    again compares them by primary key.
+    """
+    note.tags.set(tags, clear=True)
+
+
 class BilingualTaggableManager(TaggableManager):
     """taggit's field, finding typed tags by either name (see :meth:`TagManager.resolve`).
 
@@ -155,7 +165,7 @@ class BilingualTaggableManager(TaggableManager):
     """
 
     def save_form_data(self, instance, value):
-        getattr(instance, self.name).set(Tag.objects.resolve(value))
+        set_tags(instance, Tag.objects.resolve(value))
 
     def deconstruct(self):
         # The database sees taggit's field: migrations need not import this module.

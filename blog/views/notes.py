@@ -151,7 +151,7 @@ class NoteDetailView(CachePolicyMixin, generic.DetailView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         note = self.object
-        tags = list(note.tags.all())
+        tags = sorted(note.tags.all(), key=lambda tag: tag.slug)  # the same on every database
         counterpart = note.counterpart
         if counterpart is not None and not counterpart.is_published():
             counterpart = None

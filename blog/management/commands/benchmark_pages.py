@@ -143,10 +143,12 @@ class Server:
             self.url(path), headers={"Accept-Encoding": "gzip", **headers}
         )
         try:
-            with urllib.request.urlopen(request, timeout=30) as response:  # noqa: S310
+            with urllib.request.urlopen(request, timeout=120) as response:  # noqa: S310
                 return response.status, dict(response.headers), response.read()
         except urllib.error.HTTPError as error:
             return error.code, dict(error.headers), error.read()
+        except (TimeoutError, urllib.error.URLError):
+            return 0, {}, b""
 
 
 class Command(BaseCommand):
@@ -281,7 +283,7 @@ class Command(BaseCommand):
                 else:
                     etag = row.get("etag", "")
                 headers.append(f"If-None-Match: {etag}")
-            for _ in range(4 * options["workers"]):  # every worker stores its copy (warm)
+            for _ in range(1 if mode == "cold" else 4 * options["workers"]):  # every worker's copy
                 server.fetch(row["url"])
             row[mode] = self._wrk(server, row["url"], options, headers)
             self.stdout.write(f"  {name}: {row[mode]['rate']:.0f} req/s")

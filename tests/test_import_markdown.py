@@ -202,7 +202,11 @@ def test_admin_page_refuses_zip_slip_and_authors_without_the_add_permission(
         bundle.writestr("../evil.md", "---\ntitle: x\n---\n")
     buffer.seek(0)
     buffer.name = "evil.zip"
-    response = staff_client.post("/admin/blog/note/import/", {"archive": buffer, "format": "auto"})
+    response = staff_client.post(
+        "/admin/blog/note/import/",
+        {"archive": buffer, "format": "auto"},
+        HTTP_ACCEPT_LANGUAGE="en",  # the admin follows the browser's language
+    )
     assert "outside its folder" in response.content.decode() and Note.objects.count() == 0
     user = make_staff("writer")
     user.is_superuser = False
@@ -212,3 +216,13 @@ def test_admin_page_refuses_zip_slip_and_authors_without_the_add_permission(
     assert client.get("/admin/blog/note/import/").status_code == 403
     client.logout()
     assert client.get("/admin/blog/note/import/").status_code == 302  # to the login page
+
+
+def test_each_imported_note_gets_a_revision_naming_its_file(tmp_path):
+    from blog.revisions import versions_of
+
+    site = copy_sample("jekyll", tmp_path)
+    import_markdown([site])
+    import_markdown([site])  # unchanged: no second revision
+    [version] = versions_of(Note.objects.get(slug="amdahl"))
+    assert version.revision.comment == "Imported from _posts/2024-03-02-amdahl.md"

@@ -9,17 +9,19 @@
 * ``updated_at`` comes from the file (``lastmod``/``updated``), else the publication date:
   an import is not an edit, so notes are not "updated today".
 * A dry run does all of it inside a transaction that is rolled back, and writes no file.
-* :func:`record_revision` is the one place where a revision will be recorded once biji keeps
-  revisions.
+* Each created or updated note and page gets a revision (:func:`record_revision`), with
+  the file it came from as the comment.
 """
 
 import re
 
+import reversion
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from .. import revisions
 from ..models import Note, Page, Status
 from .media import MediaStore, is_remote
 from .models import LegacyPath
@@ -35,11 +37,15 @@ NOTE_FIELDS = (
 )  # fmt: skip
 
 
-def record_revision(obj, comment):
+def record_revision(obj, comment, user=None):
     """Record a revision of ``obj`` (a note or page) made by an import.
 
-    biji keeps no revisions yet; when it does, this is the only call to change.
+    After its tags are set, as the admin does (:func:`blog.revisions.recording`); inside the
+    file's transaction, so a file rolled back (or a dry run) leaves no revision either.
     """
+    revisions.register_models()
+    with revisions.recording(user=user, comment=comment, manual=True):
+        reversion.add_to_revision(obj)
 
 
 class Importer:

@@ -211,7 +211,7 @@ class NoteForm(EditVersionFormMixin, BaseNoteForm):
         return forms.ValidationError(
             format_html(
                 _(
-                    'Position {position} is held by “<a href="{url}">{title}</a>” ({state}). '
+                    "Position {position} is held by “<a href='{url}'>{title}</a>” ({state}). "
                     "The next free position is {free}."
                 ),
                 position=holder.series_position,

@@ -54,6 +54,8 @@ def blog(db):
         body="## Kernels\n\nA worklog.\n",
         tags=[gpu],
         translation=parts[1],
+        series=series,
+        series_position=2,  # a translation shares its original's place: one part, two languages
         source_title="Outperforming cuBLAS on H100",
         source_author="Pranjal Shankhdhar",
         source_url="https://example.com/cublas",

@@ -21,13 +21,16 @@ Users: the per-worker copy of the site settings (``SiteSettings.load``); ETag/La
 and the anonymous page-cache key build on the same :func:`current`.
 """
 
+import logging
 from dataclasses import dataclass
 from datetime import datetime
 
 from asgiref.local import Local
-from django.db import DEFAULT_DB_ALIAS, IntegrityError, connections, transaction
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, IntegrityError, connections, transaction
 from django.db.models import F, Subquery
 from django.utils import timezone
+
+logger = logging.getLogger(__name__)
 
 ROW = 1  # the primary key of the one row
 
@@ -136,9 +139,15 @@ class _ScheduledBump:
         self.done = False
 
     def __call__(self):
-        if not self.done:
-            self.done = True
+        if self.done:
+            return
+        self.done = True
+        # Like Django's robust callbacks, a failure here never undoes the author's save; it is
+        # logged (caches then wait for the next change, or for the scheduled time).
+        try:
             bump(self.using)
+        except DatabaseError:
+            logger.exception("Could not move the content version after a commit.")
 
 
 def bump_after_commit(using=DEFAULT_DB_ALIAS) -> None:
@@ -154,7 +163,7 @@ def bump_after_commit(using=DEFAULT_DB_ALIAS) -> None:
         for _sids, func, *_robust in connection.run_on_commit
     ):
         return
-    transaction.on_commit(_ScheduledBump(using), using=using, robust=True)
+    transaction.on_commit(_ScheduledBump(using), using=using)
 
 
 def forget(using=None) -> None:

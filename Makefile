@@ -7,6 +7,11 @@ VENV := .venv
 PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# Canonical links, hreflang, feeds and the sitemap point at the server make runs.
+SITE_URL ?= http://$(HOST):$(PORT)
+# DEMO=0: serve without loading the demo blog (it is only ever loaded into an empty database).
+DEMO ?= 1
+MANAGE := DJANGO_SECRET_KEY="$$(cat var/secret-key)" SITE_URL=$(SITE_URL) $(PY) manage.py
 POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/test
 # Database 0 of a shared Redis on purpose (the documented URL): the tests write every key under a
 # per-session KEY_PREFIX and delete only keys under it, never FLUSHDB (tests/conftest.py), so
@@ -15,7 +20,8 @@ REDIS_TEST_URL ?= redis://127.0.0.1:6379/0
 TEMPLATE_DIRS := templates $(wildcard blog/templates)
 COVERAGE_ARGS := --cov=blog --cov=config --cov-report=term:skip-covered
 
-.PHONY: run setup demo test test-sqlite test-postgres lint browser-deps services messages bench clean
+.PHONY: run serve superuser setup demo test test-sqlite test-postgres lint format browser-deps \
+	services messages bench bench-pages soak clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -30,21 +36,36 @@ var/secret-key:
 
 setup: $(VENV)/.installed var/secret-key
 
-# The demo runs as production would (DEBUG off, static files from whitenoise) on SQLite.
+# The site runs as production would (DEBUG off, static files from whitenoise) on SQLite. The
+# demo blog goes only into an empty database: an author's notes, edits and deletions are never
+# overwritten by a later `make run`.
 demo: setup
-	DJANGO_SECRET_KEY="$$(cat var/secret-key)" $(PY) manage.py migrate --noinput
-	DJANGO_SECRET_KEY="$$(cat var/secret-key)" $(PY) manage.py collectstatic --noinput --verbosity 0
-	DJANGO_SECRET_KEY="$$(cat var/secret-key)" $(PY) manage.py load_demo
+	$(MANAGE) migrate --noinput
+	$(MANAGE) collectstatic --noinput --verbosity 0
+	@if [ "$(DEMO)" != "0" ]; then $(MANAGE) load_demo --if-empty; fi
 
 run: demo
-	@echo "biji on http://$(HOST):$(PORT)/ (admin: make a user with 'manage.py createsuperuser')"
-	DJANGO_SECRET_KEY="$$(cat var/secret-key)" $(PY) manage.py runserver $(HOST):$(PORT)
+	@echo "biji on $(SITE_URL)/ (admin: $(SITE_URL)/admin/, make an account with 'make superuser')"
+	BIJI_SERVE_MEDIA=1 $(MANAGE) runserver $(HOST):$(PORT)
+
+# `make run` without the demo blog.
+serve:
+	@$(MAKE) --no-print-directory run DEMO=0
+
+superuser: setup
+	$(MANAGE) migrate --noinput --verbosity 0
+	$(MANAGE) createsuperuser
 
 browser-deps:
 	@bash scripts/install-browser-deps.sh
 
 services:
 	@bash scripts/start-services.sh
+
+format: $(VENV)/.installed
+	$(PY) -m ruff check --fix .
+	$(PY) -m ruff format .
+	$(VENV)/bin/djhtml $(TEMPLATE_DIRS)
 
 # The same checks as .pre-commit-config.yaml: lint, formatting, template indentation.
 lint: $(VENV)/.installed
@@ -67,13 +88,24 @@ test-postgres: $(VENV)/.installed
 		$(PY) -m pytest $(PYTEST_ARGS)
 
 messages: $(VENV)/.installed
-	DJANGO_SECRET_KEY=dev $(PY) manage.py makemessages -l zh_Hans -l en --no-obsolete
-	DJANGO_SECRET_KEY=dev $(PY) manage.py compilemessages
+	DJANGO_SECRET_KEY=dev $(PY) manage.py makemessages -l zh_Hans -l en --no-obsolete \
+		--ignore=node_modules --ignore=staticfiles
+	DJANGO_SECRET_KEY=dev $(PY) manage.py compilemessages --ignore=.venv --ignore=node_modules
 
 bench: setup
 	rm -f /tmp/biji-bench.sqlite3
 	DATABASE_URL=sqlite:////tmp/biji-bench.sqlite3 DJANGO_SECRET_KEY=bench $(PY) manage.py migrate --noinput --verbosity 0
 	DATABASE_URL=sqlite:////tmp/biji-bench.sqlite3 DJANGO_SECRET_KEY=bench $(PY) manage.py benchmark_search
+
+# Page speed at 10,000 generated notes: gunicorn (2 workers) and wrk, cold, warm and conditional,
+# beside a static file of the note page's size. BENCH_ARGS="--notes 1000 --duration 3".
+bench-pages: setup
+	bash scripts/bench_pages.sh $(BENCH_ARGS)
+
+# Load and faults: gunicorn x3 and wrk at 64 connections while a worker is killed, the cache
+# server stops and starts, and 20 threads save notes. SOAK_SECONDS=60 by default.
+soak: setup
+	$(PY) scripts/soak.py --duration $(or $(SOAK_SECONDS),60)
 
 clean:
 	rm -rf $(VENV) staticfiles var/db.sqlite3* node_modules

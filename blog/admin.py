@@ -28,6 +28,7 @@ from .cjk import has_cjk
 from .media_library import media_library_view
 from .middleware import CONTENT_SECURITY_POLICY
 from .models import Language, NavigationLink, Note, Page, Series, SiteSettings, Status, Tag
+from .porting.admin_views import import_markdown_view
 from .preview import make_preview_token
 from .rendering import render_preview
 from .revisions import RevisionAdminMixin, recording, register_models
@@ -255,6 +256,7 @@ class NoteAdmin(RevisionAdminMixin, admin.ModelAdmin):
             path("editor/preview/", view(self.editor_preview), name="blog_note_editor_preview"),
             path("editor/slug/", view(self.slug_proposal), name="blog_note_slug"),
             path("media/", view(self.media_library), name="blog_note_media"),
+            path("import/", view(import_markdown_view), name="blog_note_import"),
             *super().get_urls(),
         ]
 

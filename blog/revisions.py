@@ -41,6 +41,7 @@ from reversion.models import Version
 
 from .admin_conflicts import VERSION_FIELD, text_diff, version_of
 from .models import Note, Page, Tag
+from .models.taxonomy import set_tags
 
 # What a restore puts back: the author's writing. Status, dates, slug (URLs stay stable),
 # series and translation links stay as they are now.
@@ -160,7 +161,7 @@ def restore(obj, version, user):
             ]
             existing = list(Tag.objects.filter(pk__in=pks))
             missing = set(tag_names(version)) - {str(tag) for tag in existing}
-            obj.tags.set(existing + Tag.objects.resolve(sorted(missing)))
+            set_tags(obj, existing + Tag.objects.resolve(sorted(missing)))
         reversion.add_to_revision(obj)  # with its restored tags
     return obj
 

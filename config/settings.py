@@ -112,6 +112,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Old URLs of imported posts redirect to their notes; it acts on 404 responses only.
+    "blog.porting.middleware.LegacyRedirectMiddleware",
     # Last: turns a locked-out login into biji's 429 page (blog.middleware.login_locked_out).
     "axes.middleware.AxesMiddleware",
 ]

@@ -10,25 +10,17 @@ from io import StringIO
 from pathlib import Path
 
 import pytest
-from django.contrib import admin
 from django.contrib.auth.models import Permission
 from django.core.management import call_command
-from django.urls import path
+from django.urls import reverse
 
 from blog.models import LegacyPath, Note, Page, Status
-from blog.porting.admin_views import import_markdown_view
 from blog.porting.run import import_markdown
-from config.urls import urlpatterns as site_urlpatterns
 from tests.factories import make_staff
 from tests.samples import copy_sample
 
 pytestmark = pytest.mark.django_db
 
-# A test-only urlconf: the admin page as NoteAdmin.get_urls() will mount it.
-urlpatterns = [
-    path("admin/blog/note/import/", admin.site.admin_view(import_markdown_view), name="import"),
-    *site_urlpatterns,
-]
 
 
 def media_files(settings):
@@ -182,8 +174,11 @@ def zipped(folder):
 
 
 @pytest.fixture
-def admin_urls(settings):
-    settings.ROOT_URLCONF = __name__
+def admin_urls(staff_client):
+    """The import page is linked from the notes' change list (NoteAdmin.get_urls)."""
+    changelist = staff_client.get(reverse("admin:blog_note_changelist")).content.decode()
+    assert reverse("admin:blog_note_import") == "/admin/blog/note/import/"
+    assert 'href="/admin/blog/note/import/"' in changelist
 
 
 def test_admin_page_imports_an_uploaded_zip(admin_urls, staff_client, tmp_path):

@@ -23,6 +23,7 @@ from django.utils import timezone
 
 from .. import revisions
 from ..models import Note, Page, Status
+from ..models.taxonomy import set_tags
 from .media import MediaStore, is_remote
 from .models import LegacyPath
 from .records import NOTE, PAGE
@@ -168,7 +169,7 @@ class Importer:
             return note
         note.full_clean(exclude=["translation"] if partner is None else None)
         note.save()
-        note.tags.set(tags)
+        set_tags(note, tags)
         self.keep_old_paths(paths, record, note=note)
         stamp = record.updated_at or record.published_at or timezone.now()
         Note.objects.filter(pk=note.pk).update(updated_at=stamp)

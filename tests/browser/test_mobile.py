@@ -108,14 +108,16 @@ def test_wide_blocks_scroll_inside_and_take_keyboard_focus(open_page, path, kind
 IPHONE = {"width": 390, "height": 844}
 
 HEADER_ROWS = """() => {
+  // Rows: bands of the header's parts that do not overlap vertically.
   const header = document.querySelector(".site-header .header-inner");
-  const tops = new Set();
-  for (const child of header.children) {
-    const box = child.getBoundingClientRect();
-    if (box.height > 0) tops.add(Math.round(box.top));
+  const boxes = [...header.children].map(child => child.getBoundingClientRect())
+    .filter(box => box.height > 0).sort((a, b) => a.top - b.top);
+  let rows = 0, bottom = -Infinity;
+  for (const box of boxes) {
+    if (box.top >= bottom - 1) rows += 1;
+    bottom = Math.max(bottom, box.bottom);
   }
-  return {height: document.querySelector(".site-header").getBoundingClientRect().height,
-          rows: tops.size};
+  return {height: document.querySelector(".site-header").getBoundingClientRect().height, rows};
 }"""
 
 ABOVE_THE_FOLD = """() => {

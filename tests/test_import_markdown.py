@@ -22,7 +22,6 @@ from tests.samples import copy_sample
 pytestmark = pytest.mark.django_db
 
 
-
 def media_files(settings):
     root = Path(settings.MEDIA_ROOT)
     return sorted(p.relative_to(root) for p in root.rglob("*") if p.is_file())

@@ -205,11 +205,11 @@ class Series(BilingualNameMixin, RenderedMarkdownMixin, models.Model):
             )
         super().save(*args, **kwargs)
 
-    def fill_derived_fields(self):
-        self.description_html = render_markdown(self.description).html
-
     def get_absolute_url(self):
         return reverse("blog:series-detail", kwargs={"slug": self.slug})
+
+    def fill_derived_fields(self):
+        self.description_html = render_markdown(self.description).html
 
     def bilingual_names(self):
         return self.title_zh, self.title_en

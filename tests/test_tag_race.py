@@ -14,6 +14,7 @@ from django.db import connection, transaction
 from django.db.models import Q
 
 from blog.models import Note, Tag
+from blog.models.taxonomy import set_tags
 from tests.factories import make_note
 
 THREADS = 8
@@ -35,7 +36,7 @@ def test_concurrent_saves_adding_the_same_new_tag():
                 barrier.wait(timeout=30)
                 with transaction.atomic():
                     note = Note.objects.select_for_update().get(pk=note.pk)
-                    note.tags.set(Tag.objects.resolve(names))
+                    set_tags(note, Tag.objects.resolve(names))
                     note.save()
                 done.append(note.pk)
         except Exception:  # noqa: BLE001 (reported below, with its thread)

@@ -5,7 +5,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 from markdownx.models import MarkdownxField
-from taggit.managers import TaggableManager, _TaggableManager
+from taggit.managers import TaggableManager
 from taggit.models import NaturalKeyManager, TagBase, TaggedItemBase
 
 from ..bilingual import BilingualNameMixin
@@ -156,33 +156,6 @@ def set_tags(note, tags):
     note.tags.set(tags, clear=True)
 
 
-class BilingualTags(_TaggableManager):
-    """``note.tags``: names resolve by either language, tags compare by primary key.
-
-    taggit's own ``add()``/``set()`` look names up by the English ``name`` only, and ``set()``
-    compares the tags it keeps by that name, empty for every tag still waiting for one: two
-    such tags would pass for the same. Here a typed name finds its tag by either name
-    (:meth:`TagManager.resolve`), and ``set()`` replaces the tags when their primary keys
-    differ (``clear`` is accepted and changes nothing: the result is the same).
-    """
-
-    def add(self, *tags, through_defaults=None, tag_kwargs=None, **kwargs):
-        resolved = Tag.objects.resolve(tags)
-        super().add(*resolved, through_defaults=through_defaults, tag_kwargs=tag_kwargs or {})
-
-    def set(self, tags, *, through_defaults=None, **kwargs):
-        resolved = Tag.objects.resolve(list(tags))
-        current = set(
-            self.through._default_manager.filter(**self._lookup_kwargs()).values_list(
-                "tag_id", flat=True
-            )
-        )
-        if current == {tag.pk for tag in resolved}:
-            return
-        self.clear()
-        self.add(*resolved, through_defaults=through_defaults)
-
-
 class BilingualTaggableManager(TaggableManager):
     """taggit's field, finding typed tags by either name (see :meth:`TagManager.resolve`).
 
@@ -190,10 +163,6 @@ class BilingualTaggableManager(TaggableManager):
     rather than by taggit, which only knows the English ``name``. Code that tags notes passes
     :class:`Tag` instances, or names through ``Tag.objects.resolve()``.
     """
-
-    def __init__(self, *args, **kwargs):
-        kwargs.setdefault("manager", BilingualTags)
-        super().__init__(*args, **kwargs)
 
     def save_form_data(self, instance, value):
         set_tags(instance, Tag.objects.resolve(value))

@@ -9,12 +9,18 @@ tests, whose transactions never commit) sees the change.
 ``request_started``/``request_finished`` bound the per-request memo of the version.
 """
 
+from django.apps import apps
 from django.core.signals import request_finished, request_started
-from django.db.models.signals import m2m_changed, post_delete, post_save
+from django.db.models.signals import m2m_changed, post_delete, post_migrate, post_save
 
 from . import content_version
 from .models import NavigationLink, Note, Page, Series, SiteSettings, Tag, TaggedNote
 
+post_migrate.connect(
+    content_version.ensure_row_after_migrate,
+    sender=apps.get_app_config("blog"),
+    dispatch_uid="blog.content.row_after_migrate",
+)
 request_started.connect(content_version.start_request, dispatch_uid="blog.content.request_started")
 request_finished.connect(
     content_version.finish_request, dispatch_uid="blog.content.request_finished"

@@ -57,8 +57,9 @@ def note_tag_uri(note):
 
 
 def tag_category(tag):
-    names = [tag.name] + ([tag.name_zh] if tag.name_zh and tag.name_zh != tag.name else [])
-    return xml_text(" / ".join(names))
+    # English first, no empty or repeated name: a tag still waiting for its English name is
+    # "调度", not " / 调度".
+    return xml_text(" / ".join(name for name in dict.fromkeys((tag.name, tag.name_zh)) if name))
 
 
 class BijiFeedMixin:

@@ -72,3 +72,13 @@ def test_feedparser_and_text_conversion_of_a_real_feed(client):
     assert "¶" not in text and "\\mu" not in text
     links = BeautifulSoup(entry.content[0].value, "html.parser").select("a[href]")
     assert all(a["href"].startswith(("http://", "https://", "mailto:")) for a in links)
+
+
+@pytest.mark.django_db
+def test_a_tag_without_an_english_name_is_one_clean_category(client):
+    from blog.models import Tag
+
+    note = make_note(slug="tagged")
+    note.tags.add(*Tag.objects.resolve(["调度"]))
+    entry = feedparser.parse(client.get("/feed/").content).entries[0]
+    assert [t.term for t in entry.tags] == ["调度"]

@@ -194,6 +194,7 @@ def sample_urls(using="default"):
         "feed (RSS)": reverse("feeds:all-rss"),
         "feed (Atom)": reverse("feeds:all-atom"),
         "tag feed": reverse("feeds:tag-rss", kwargs={"slug": tag.slug}),
-        "sitemap.xml": "/sitemap.xml",
+        "sitemap index": reverse("sitemap"),
+        "sitemap page": reverse("sitemap-section", kwargs={"section": "notes"}),
         "search 调度": reverse("blog:search") + "?q=%E8%B0%83%E5%BA%A6",
     }

@@ -52,10 +52,12 @@ from . import content_version, safe_cache
 # Views whose response depends on the content version, the URL and the language only.
 PUBLIC_NAMESPACES = {"blog", "feeds"}
 NOT_PUBLIC = {"blog:note-share", "blog:search"}
-PUBLIC_VIEW_NAMES = {"sitemap", "sitemap-index", "sitemap-section"}
-# Query parameters a public page reads; other query strings are served but never stored, so
-# random ones cannot fill the cache.
+PUBLIC_VIEW_NAMES = {"sitemap", "sitemap-section"}
+# Query parameters a public page reads (a list's page; a sitemap's page, named by Django's
+# sitemap view); other query strings are served but never stored, so random ones cannot fill
+# the cache.
 KNOWN_PARAMETERS = {"page"}
+KNOWN_PARAMETERS_OF = {"sitemap-section": {"p"}}
 ACCEPTS_GZIP = re.compile(r"\bgzip\b")
 STORABLE_VARY = {"accept-encoding"}
 NOT_STORABLE_DIRECTIVES = {"private", "no-store", "no-cache"}
@@ -115,11 +117,12 @@ def cache_key(state, request, language):
     return f"page:{state.key}:{language}:{encoding}:{_url_digest(request)}"
 
 
-def storable(request, response):
+def storable(request, response, match):
     """Whether ``response`` may be kept for every anonymous reader of this URL."""
     if response.status_code != 200 or response.streaming or response.cookies:
         return False
-    if any(key not in KNOWN_PARAMETERS for key in request.GET):
+    known = KNOWN_PARAMETERS_OF.get(match.view_name, KNOWN_PARAMETERS)
+    if any(key not in known for key in request.GET):
         return False
     directives = {
         d.strip().split("=")[0].lower() for d in response.get("Cache-Control", "").split(",")
@@ -214,7 +217,7 @@ class PageCacheMiddleware:
             return response
         add_validators(response, state, etag)
         add_policy(response, state)
-        if key and request.method == "GET" and storable(request, response):
+        if key and request.method == "GET" and storable(request, response, match):
             safe_cache.set(key, _freeze(response), seconds)
         response.headers[HEADER] = "miss"
         return response

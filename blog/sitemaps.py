@@ -1,6 +1,12 @@
-"""sitemap.xml: published notes, tags and series with published notes, published pages and
+"""The sitemap: published notes, tags and series with published notes, published pages and
 the section indexes. URLs are absolute on ``settings.SITE_URL`` (:func:`blog.site_url.absolute_url`,
 the joiner the pages and feeds use), whatever Host asked.
+
+``/sitemap.xml`` is a sitemap index (:func:`index`) naming one sitemap per section
+(``/sitemap-notes.xml``, …), each served by Django's ``sitemap`` view in pages of at most
+:attr:`SiteURLSitemap.limit` URLs (``?p=2``…): a crawler, and the page cache, handle a
+bounded page whatever the size of the blog. Each entry of the index carries the newest
+``lastmod`` of the URLs on that very page.
 
 A note is listed once, in the interface of its own language (its translation is listed as a
 note of its own); indexes, tags, series and pages are listed in every interface language with
@@ -10,12 +16,22 @@ hreflang alternates.
 from urllib.parse import urlsplit
 
 from django.contrib.sitemaps import Sitemap
+from django.contrib.sitemaps.views import SitemapIndexItem, x_robots_tag
 from django.db.models import Max
+from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import translation
+from django.utils.functional import cached_property
+from django.views.decorators.cache import cache_control
+from django.views.decorators.http import require_safe
 
 from .models import Note, Page, Series, Tag
 from .site_url import absolute_url
+from .version_memo import memoised
+
+
+def newest(dates):
+    return max(filter(None, dates), default=None)
 
 
 class SiteURLSitemap(Sitemap):
@@ -26,6 +42,10 @@ class SiteURLSitemap(Sitemap):
     path prefix included (once, whether or not ``reverse()`` already added it). Subclasses
     give the path in :meth:`path`.
     """
+
+    # URLs per sitemap page: well under the protocol's 50,000, so that building one page
+    # stays cheap (a page is rendered in one go on a cache miss).
+    limit = 5000
 
     @property
     def protocol(self):
@@ -40,6 +60,14 @@ class SiteURLSitemap(Sitemap):
 
     def path(self, item):
         return item.get_absolute_url()
+
+    def page_lastmods(self):
+        """The newest ``lastmod`` of each page's URLs, page by page (none: nothing to list)."""
+        items = list(self._items())
+        return [
+            newest(self._get("lastmod", item) for item in items[start : start + self.limit])
+            for start in range(0, len(items), self.limit)
+        ]
 
 
 class BilingualSitemap(SiteURLSitemap):
@@ -61,6 +89,13 @@ class NoteSitemap(SiteURLSitemap):
 
     def lastmod(self, note):
         return note.updated_at
+
+    def page_lastmods(self):
+        # The dates alone, in the pages' order: one light query instead of the notes.
+        dates = list(self.items().values_list("updated_at", flat=True))
+        return [
+            max(dates[start : start + self.limit]) for start in range(0, len(dates), self.limit)
+        ]
 
 
 class TagSitemap(BilingualSitemap):
@@ -116,6 +151,20 @@ class SectionSitemap(BilingualSitemap):
     def path(self, name):
         return reverse(name)
 
+    def lastmod(self, name):
+        return self.newest_note_change
+
+    @cached_property
+    def newest_note_change(self):
+        """When the notes these lists show last changed: the newest edit or publication of a
+        published note (stored dates, so a restored blog gives the same sitemap)."""
+
+        def compute():
+            dates = Note.objects.published().aggregate(Max("updated_at"), Max("published_at"))
+            return newest(dates.values())
+
+        return memoised("sitemap-sections-lastmod", compute)
+
 
 SITEMAPS = {
     "sections": SectionSitemap,
@@ -124,3 +173,31 @@ SITEMAPS = {
     "tags": TagSitemap,
     "pages": PageSitemap,
 }
+
+
+def page_lastmods(sitemaps):
+    """``{section: [lastmod of page 1, of page 2, …]}``, once per content version."""
+    return memoised(
+        "sitemap-pages",
+        lambda: {section: sitemap().page_lastmods() for section, sitemap in sitemaps.items()},
+    )
+
+
+@require_safe
+@cache_control(public=True, max_age=3600)
+@x_robots_tag
+def index(request, sitemaps=SITEMAPS):
+    """``/sitemap.xml``: every page of every section's sitemap, with its ``lastmod``.
+
+    Django's own index view names the sitemaps on the host the request came to; this one on
+    ``SITE_URL``, like every URL inside them. Sections with nothing published are left out.
+    """
+    entries = []
+    for section, lastmods in page_lastmods(sitemaps).items():
+        location = absolute_url(reverse("sitemap-section", kwargs={"section": section}))
+        for number, lastmod in enumerate(lastmods, start=1):
+            url = location if number == 1 else f"{location}?p={number}"
+            entries.append(SitemapIndexItem(url, lastmod))
+    return TemplateResponse(
+        request, "sitemap_index.xml", {"sitemaps": entries}, content_type="application/xml"
+    )

@@ -6,7 +6,7 @@ from django.urls import include, path, re_path
 from django.views.decorators.cache import cache_control
 from django.views.static import serve
 
-from blog.sitemaps import SITEMAPS
+from blog import sitemaps
 from blog.views import robots_txt
 
 # The admin lives at BIJI_ADMIN_PATH ("admin/" by default): a less guessable address spares
@@ -18,11 +18,13 @@ urlpatterns = [
     path(f"{ADMIN}editor/", include("blog.editor_urls")),
     path(ADMIN, admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
+    # The sitemap index, and each section's sitemap in pages of 5,000 URLs (?p=2, …).
+    path("sitemap.xml", sitemaps.index, name="sitemap"),
     path(
-        "sitemap.xml",
+        "sitemap-<slug:section>.xml",
         cache_control(public=True, max_age=3600)(sitemap),
-        {"sitemaps": SITEMAPS},
-        name="sitemap",
+        {"sitemaps": sitemaps.SITEMAPS},
+        name="sitemap-section",
     ),
     path("robots.txt", robots_txt, name="robots-txt"),
     path("", include("blog.feed_urls")),

@@ -30,6 +30,8 @@ PAGES = [
     "/feed/atom/",
     "/lang/en/feed/",
     "/sitemap.xml",
+    "/sitemap-notes.xml",
+    "/sitemap-tags.xml",
 ]
 
 # Renders the pages above, plus every note, tag, series and page, and hashes the media.

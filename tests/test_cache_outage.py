@@ -28,6 +28,7 @@ PUBLIC = [
     "/pages/about/",
     "/search/?q=调度",
     "/sitemap.xml",
+    "/sitemap-notes.xml",
     "/robots.txt",
     "/notes/no-such-note/",  # the 404 page has the site's chrome too
 ]

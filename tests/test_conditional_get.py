@@ -49,6 +49,7 @@ def public_urls(note):
         "/series/gpu-notes/feed/atom/",
         "/lang/en/feed/",
         "/sitemap.xml",
+        "/sitemap-notes.xml",
     ]
 
 

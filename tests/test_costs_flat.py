@@ -59,9 +59,7 @@ def test_query_counts_do_not_grow_with_the_blog(client):
     assert large == small
     for name, (cold, again) in large.items():
         # With the site settings cached (production: once per change, for every worker).
-        # sitemap.xml: one query per section (five) and the version, until it becomes a
-        # paged sitemap index (not done yet).
-        assert again <= BUDGET + (1 if name == "sitemap.xml" else 0), (name, again)
+        assert again <= BUDGET, (name, again)
         # Everything emptied (the first request after a change): the settings and a list's
         # total are read again; a note in a series or a tag page then costs six.
         assert cold <= BUDGET + 1, (name, cold)

@@ -12,6 +12,7 @@ import pytest
 import time_machine
 from django.core.cache import caches
 from django.test import override_settings
+from django.urls import resolve
 from django.utils import timezone
 
 from blog import page_cache, safe_cache
@@ -239,21 +240,51 @@ def test_responses_that_set_cookies_or_are_private_are_not_storable(rf):
     from django.http import HttpResponse
 
     request = rf.get("/")
+    match = resolve("/")
     ok = HttpResponse("x")
     ok["Cache-Control"] = "public, max-age=60"
-    assert page_cache.storable(request, ok)
+    assert page_cache.storable(request, ok, match)
     cookie = HttpResponse("x")
     cookie["Cache-Control"] = "public, max-age=60"
     cookie.set_cookie("a", "b")
-    assert not page_cache.storable(request, cookie)
+    assert not page_cache.storable(request, cookie, match)
     for policy in ("private, max-age=60", "public, no-store", "public, no-cache", "max-age=60"):
         response = HttpResponse("x")
         response["Cache-Control"] = policy
-        assert not page_cache.storable(request, response), policy
+        assert not page_cache.storable(request, response, match), policy
     varying = HttpResponse("x")
     varying["Cache-Control"] = "public"
     varying["Vary"] = "Cookie"
-    assert not page_cache.storable(request, varying)
+    assert not page_cache.storable(request, varying, match)
     missing = HttpResponse("x", status=404)
     missing["Cache-Control"] = "public"
-    assert not page_cache.storable(request, missing)
+    assert not page_cache.storable(request, missing, match)
+
+
+def test_only_a_views_own_parameters_make_a_storable_page(rf):
+    """``?p=`` pages a sitemap (stored); on a note page it is noise (served, never stored), so
+    made-up query strings cannot fill the cache."""
+    from django.http import HttpResponse
+
+    response = HttpResponse("x")
+    response["Cache-Control"] = "public, max-age=60"
+    assert page_cache.storable(
+        rf.get("/sitemap-notes.xml?p=2"), response, resolve("/sitemap-notes.xml")
+    )
+    assert not page_cache.storable(rf.get("/?p=2"), response, resolve("/"))
+    assert page_cache.storable(rf.get("/?page=2"), response, resolve("/"))
+
+
+def test_sitemap_index_and_pages_are_cached_conditional_and_follow_edits(client, content):
+    from blog.sitemaps import SiteURLSitemap
+
+    make_note(title="第二篇", slug="second")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(SiteURLSitemap, "limit", 1)  # two notes: two pages
+        for url in ("/sitemap.xml", "/sitemap-notes.xml?p=2"):
+            hit = warm(client, url)
+            assert client.get(url, HTTP_IF_NONE_MATCH=hit["ETag"]).status_code == 304, url
+        make_note(title="第三篇", slug="third")
+        index = client.get("/sitemap.xml")
+        assert index[HEADER] == "miss" and "sitemap-notes.xml?p=3" in text(index)
+        assert "/notes/third/" in text(client.get("/sitemap-notes.xml?p=3"))

@@ -62,6 +62,9 @@ def _pages(hidden):
         reverse("blog:archive-month", kwargs={"year": published.year, "month": published.month}),
         reverse("blog:note-detail", kwargs={"slug": "public-part"}),
         "/sitemap.xml",
+        "/sitemap-notes.xml",
+        "/sitemap-tags.xml",
+        "/sitemap-series.xml",
     ]
 
 

@@ -80,7 +80,11 @@ def test_feed_links_on_a_mounted_site(client, mounted, path):
 
 
 def test_sitemap_location_on_a_mounted_site(client, mounted):
-    response = client.get("/sitemap.xml", **mounted)
+    index = ET.fromstring(client.get("/sitemap.xml", **mounted).content)  # noqa: S314 (ours)
+    sitemaps = [loc.text for loc in index.findall("s:sitemap/s:loc", SITEMAP_NS)]
+    assert MOUNTED + "/sitemap-notes.xml" in sitemaps
+    assert all(loc.startswith(MOUNTED + "/sitemap-") for loc in sitemaps)
+    response = client.get("/sitemap-notes.xml", **mounted)
     assert response.status_code == 200
     root = ET.fromstring(response.content)  # noqa: S314 (our own sitemap)
     locations = [loc.text for loc in root.findall("s:url/s:loc", SITEMAP_NS)]

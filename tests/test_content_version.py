@@ -152,3 +152,33 @@ def test_tag_objects_resolve_also_bumps(django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
         Tag.objects.resolve(["新标签"])
     assert version() == before + 1
+
+
+def test_the_state_query_names_the_models_tables():
+    from blog.models import ContentVersion
+
+    for table in (Note._meta.db_table, ContentVersion._meta.db_table):
+        assert f"FROM {table}" in content_version.STATE_SQL
+
+
+def test_the_state_reads_the_same_dates_as_the_orm_to_the_microsecond():
+    import time_machine
+
+    now = timezone.now().replace(microsecond=123456)
+    passed = make_note(published_ago=timedelta(days=1))
+    # Exactly now counts as passed (the published() rule: published_at <= now).
+    due = make_note()
+    Note.objects.filter(pk=due.pk).update(published_at=now)
+    scheduled = make_scheduled()
+    later = make_scheduled()
+    Note.objects.filter(pk=later.pk).update(published_at=scheduled.published_at + timedelta(1))
+    with time_machine.travel(now, tick=False):
+        state = content_version.current()
+    row = ContentVersion.objects.get()
+    assert state.version == row.value and state.changed_at == row.changed_at
+    assert state.last_published_at == now != passed.published_at
+    assert state.next_scheduled_at == Note.objects.get(pk=scheduled.pk).published_at
+    assert all(
+        d.tzinfo is not None
+        for d in (state.changed_at, state.last_published_at, state.next_scheduled_at)
+    )

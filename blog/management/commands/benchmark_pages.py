@@ -16,13 +16,19 @@ benchmark did not make is refused without ``--force``): migrates it, fills it on
 3. starts gunicorn (``--workers``, 127.0.0.1:``--port``) with the page cache off and runs wrk
    (Debian's; ``scripts/bench_pages.sh`` installs it) on every page and on the static file;
    then again with the page cache on, plain (warm) and with ``If-None-Match`` (conditional);
-4. prints a markdown table: req/s, p50 and p99 latency, bytes on the wire (gzip, as browsers
-   ask), queries, and each rate as a share of the static file's in the same server run, with
-   the date, machine and load average. Not a test: numbers depend on the machine and on what
-   else it runs.
+4. measures step 1 again on a blog of ``--baseline-notes`` notes (1,000; 0 skips it) in a
+   database of its own (for SQLite, a file beside this one; otherwise
+   ``--baseline-database-url``), in a child process, so each page's SQL time can be compared
+   at the two sizes;
+5. prints a markdown table: req/s, p50 and p99 latency, bytes on the wire (gzip, as browsers
+   ask), queries, single-request SQL time at both sizes, and each rate as a share of the
+   static file's in the same server run, with the date, machine and load average. Not a
+   test: numbers depend on the machine and on what else it runs.
 """
 
+import argparse
 import gzip
+import json
 import os
 import platform
 import re
@@ -166,6 +172,16 @@ class Command(BaseCommand):
         parser.add_argument("--duration", type=int, default=5, help="seconds per wrk run")
         parser.add_argument("--only", help="comma-separated page names (default: all)")
         parser.add_argument("--no-wrk", action="store_true", help="queries and timings only")
+        parser.add_argument(
+            "--baseline-notes",
+            type=int,
+            default=1000,
+            help="also time single requests on a blog of this size (0: don't)",
+        )
+        parser.add_argument(
+            "--baseline-database-url", help="its database (default: a SQLite file beside this)"
+        )
+        parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
 
     def handle(self, *args, **options):
         if not options["no_wrk"] and not shutil.which("wrk"):
@@ -196,6 +212,15 @@ class Command(BaseCommand):
             pages = {name: url for name, url in pages.items() if name in wanted}
         rows = {name: {"url": url} for name, url in pages.items()}
         self._measure_in_process(rows)
+        if options["json"]:  # a baseline run's answer to its parent (_baseline)
+            fields = ("ms", "sql_ms", "queries")
+            answer = {name: {f: row[f] for f in fields} for name, row in rows.items()}
+            self.stdout.write(json.dumps(answer))
+            return
+        if options["baseline_notes"]:
+            for name, measured in self._baseline(options).items():
+                if name in rows:
+                    rows[name]["baseline"] = measured
         static_path = self._write_yardstick(benchdata.sample_urls()["note"])
         rows["static file (note page)"] = {
             "url": static_path,
@@ -233,6 +258,33 @@ class Command(BaseCommand):
             row["etag"] = etag
             row["queries"] = (cold.count, warm.count, conditional.count)
             row["conditional_status"] = answer.status_code
+
+    def _baseline(self, options):
+        """Step 1 on a blog of ``--baseline-notes`` notes, in a child process on its own
+        database: ``{page name: {"ms", "sql_ms", "queries"}}``."""
+        count = options["baseline_notes"]
+        database_url = options["baseline_database_url"]
+        if not database_url:
+            if connection.vendor != "sqlite":
+                raise CommandError("Give --baseline-database-url (or --baseline-notes 0).")
+            name = Path(settings.DATABASES["default"]["NAME"])
+            database_url = f"sqlite:///{name.with_name(f'{name.stem}-{count}{name.suffix}')}"
+        self.stdout.write(f"Baseline: {count} notes…")
+        command = [sys.executable, "manage.py", "benchmark_pages", "--json", "--no-wrk"]
+        command += ["--notes", str(count), "--seed", str(options["seed"]), "--baseline-notes", "0"]
+        if options["only"]:
+            command += ["--only", options["only"]]
+        done = subprocess.run(  # noqa: S603 (our own command)
+            command,
+            cwd=settings.BASE_DIR,
+            env={**os.environ, "DATABASE_URL": database_url},
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if done.returncode:
+            raise CommandError(f"The baseline run failed:\n{done.stderr}")
+        return json.loads(done.stdout.strip().splitlines()[-1])
 
     def _clear_caches(self):
         for alias in settings.CACHES:
@@ -308,8 +360,12 @@ class Command(BaseCommand):
             f"-c{options['connections']} -d{options['duration']}s, Accept-Encoding: gzip"
         )
         out("")
+        baseline = options["baseline_notes"]
         head = "| page | bytes | queries cold/warm/304 | 1 request ms (SQL) |"
         rule = "|---|---:|---|---:|"
+        if baseline:
+            head += f" SQL ms {baseline:,} → {count:,} notes |"
+            rule += "---:|"
         for mode in MODES:
             head += f" {mode} req/s | % static | p50 / p99 ms |"
             rule += "---:|---:|---:|"
@@ -318,6 +374,7 @@ class Command(BaseCommand):
         for name, row in rows.items():
             if row.get("static"):
                 line = f"| {name} | {row.get('wire_bytes', 0):,} | – | – |"
+                line += " – |" if baseline else ""
             else:
                 queries = "/".join(str(q) for q in row["queries"])
                 if row["status"] != 200:
@@ -326,6 +383,8 @@ class Command(BaseCommand):
                     f"| {name} | {row['bytes']:,} | {queries} | "
                     f"{row['ms']:.1f} ({row['sql_ms']:.1f}) |"
                 )
+                if baseline:
+                    line += f" {_growth(row.get('baseline'), row)} |"
             for mode in MODES:
                 result = row.get(mode)
                 if result is None:
@@ -337,6 +396,14 @@ class Command(BaseCommand):
             out(line)
         out("")
         out(f"Load average after the run: {load}.")
+
+
+def _growth(before, after):
+    """``"2.1 → 2.4 (1.1×)"``: SQL time of one request at the baseline size, then here."""
+    if not before:
+        return "–"
+    ratio = after["sql_ms"] / before["sql_ms"] if before["sql_ms"] else float("inf")
+    return f"{before['sql_ms']:.1f} → {after['sql_ms']:.1f} ({ratio:.1f}×)"
 
 
 def _cpu_name():

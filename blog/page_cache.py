@@ -35,6 +35,7 @@ off; conditional GETs keep working), ``BIJI_PAGE_MAX_AGE`` (browsers) and
 ``BIJI_PAGE_SHARED_MAX_AGE`` (``s-maxage``: CDNs, nginx).
 """
 
+import functools
 import hashlib
 import re
 from email.utils import formatdate
@@ -43,7 +44,7 @@ from django.conf import settings
 from django.db import connection
 from django.http import HttpResponse
 from django.middleware.gzip import GZipMiddleware
-from django.urls import Resolver404, resolve
+from django.urls import Resolver404, get_resolver, get_urlconf
 from django.utils import translation
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 
@@ -74,8 +75,17 @@ def shared_max_age():
 
 def public_view(path_info):
     """The URL match when ``path_info`` is a public page or feed (module docstring), or None."""
+    return _public_view(get_resolver(get_urlconf()), path_info, translation.get_language())
+
+
+# Resolving a path walks the admin's and every other pattern before the blog's: a third of what
+# a page-cache hit cost (0.4 of 1.3 ms, profiled). The answer depends on the URLconf (the
+# resolver, renewed when the URLconf changes), the path and the interface language (the /en/
+# prefix); bounded, so made-up paths cannot grow it without limit.
+@functools.lru_cache(maxsize=4096)
+def _public_view(resolver, path_info, language):
     try:
-        match = resolve(path_info)
+        match = resolver.resolve(path_info)
     except Resolver404:
         return None
     name = match.view_name

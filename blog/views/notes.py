@@ -71,9 +71,10 @@ def related_notes(note, tag_ids, exclude):
         window = Q(pk__in=before.values("pk")[:RELATED_WINDOW]) | Q(
             pk__in=after.values("pk")[:RELATED_WINDOW]
         )
+    # The window holds published notes only: filtering the outer query on publication again
+    # made SQLite walk every published note through the date index instead of the window.
     return list(
-        Note.objects.published()
-        .filter(window, tags__in=tag_ids)
+        Note.objects.filter(window, tags__in=tag_ids)
         .exclude(pk__in=exclude)
         .annotate(shared_tags=Count("pk"))
         .only("pk", "title", "slug", "language", "published_at")

@@ -32,6 +32,8 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from . import release
+
 logger = logging.getLogger(__name__)
 
 ROW = 1  # the primary key of the one row
@@ -48,15 +50,16 @@ class State:
 
     @property
     def edition(self) -> str:
-        """The version and when it moved (``"42.62f1c0a3b9d20"``): unlike the bare counter,
-        never the same for two databases, e.g. before and after a restore, sharing a cache."""
+        """The release, the version and when it moved (``"3f9a…-42.62f1c0a3b9d20"``): unlike
+        the bare counter, never the same for two databases (e.g. before and after a restore)
+        sharing a cache, nor for two deploys (:mod:`blog.release`)."""
         changed = int(self.changed_at.timestamp() * 1_000_000) if self.changed_at else 0
-        return f"{self.version}.{changed:x}"
+        return f"{release.fingerprint()}-{self.version}.{changed:x}"
 
     @property
     def key(self) -> str:
         """Text naming this state, for cache keys and ETags: the :attr:`edition`, and the next
-        scheduled publication if any (``"42.62f1c0a3b9d20-1767225600"``)."""
+        scheduled publication if any (``"3f9a…-42.62f1c0a3b9d20-1767225600"``)."""
         if self.next_scheduled_at is None:
             return self.edition
         return f"{self.edition}-{int(self.next_scheduled_at.timestamp())}"

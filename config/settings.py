@@ -293,6 +293,9 @@ BIJI_PAGE_SHARED_MAX_AGE = int(env("BIJI_PAGE_SHARED_MAX_AGE", str(BIJI_PAGE_MAX
 # How long the shared page cache keeps an anonymous page (keys follow the content version, so
 # an edit never waits for this); 0 turns the page cache off (conditional GETs still work).
 BIJI_PAGE_CACHE_SECONDS = int(env("BIJI_PAGE_CACHE_SECONDS", "86400"))
+# Names this deploy in every cache key and ETag (a git commit, say); empty: a hash of the code,
+# templates and static manifest (blog.release), so a deploy never serves pages of the last one.
+BIJI_RELEASE = env("BIJI_RELEASE", "")
 
 LOGGING = {
     "version": 1,

@@ -288,3 +288,19 @@ def test_sitemap_index_and_pages_are_cached_conditional_and_follow_edits(client,
         index = client.get("/sitemap.xml")
         assert index[HEADER] == "miss" and "sitemap-notes.xml?p=3" in text(index)
         assert "/notes/third/" in text(client.get("/sitemap-notes.xml?p=3"))
+
+
+def test_a_new_release_never_serves_the_last_ones_pages(client, content, settings):
+    from blog import release
+
+    release.fingerprint.cache_clear()
+    try:
+        settings.BIJI_RELEASE = "before-deploy"
+        old = warm(client, "/notes/first/")
+        release.fingerprint.cache_clear()
+        settings.BIJI_RELEASE = "after-deploy"
+        new = client.get("/notes/first/")
+        assert new[HEADER] == "miss" and new["ETag"] != old["ETag"]
+        assert client.get("/notes/first/", HTTP_IF_NONE_MATCH=old["ETag"]).status_code == 200
+    finally:
+        release.fingerprint.cache_clear()

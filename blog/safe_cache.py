@@ -1,6 +1,7 @@
 """Cache reads and writes that never fail: a cache outage costs speed, not pages.
 
-Every cache access the site makes goes through :func:`get`, :func:`set` and :func:`delete`.
+Every cache access the site makes goes through :func:`get`, :func:`set`, :func:`delete` and
+their batch forms :func:`get_many` and :func:`set_many`.
 When the cache server is unreachable (stopped, restarting, a network fault), they behave as a
 miss (``get`` returns the default, ``set``/``delete`` do nothing), log a warning at most once a
 minute, and skip the cache altogether for :data:`RETRY_AFTER` seconds, so a dead server costs
@@ -112,6 +113,16 @@ def get(key, default=None, *, alias="default"):
 def set(key, value, timeout=None, *, alias="default"):  # noqa: A001 (the cache API's name)
     """Store ``value``; True when it was stored. ``timeout`` in seconds (None: forever)."""
     return _call(alias, "set", False, key, value, timeout) is not False
+
+
+def get_many(keys, *, alias="default"):
+    """``{key: value}`` of the keys found (none when the cache is unreachable): one round trip."""
+    return _call(alias, "get_many", {}, keys)
+
+
+def set_many(values, timeout=None, *, alias="default"):
+    """Store every ``{key: value}``; False when the cache is unreachable."""
+    return _call(alias, "set_many", False, values, timeout) is not False
 
 
 def delete(key, *, alias="default"):

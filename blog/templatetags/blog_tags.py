@@ -13,6 +13,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, pgettext
 
 from ..bilingual import html_lang
+from ..list_entries import rendered_entries
 from ..site_url import absolute_url
 from ..validators import safe_url
 
@@ -24,6 +25,12 @@ _JSON_ESCAPES = {ord("<"): "\\u003C", ord(">"): "\\u003E", ord("&"): "\\u0026"}
 
 register.filter("lang_attr", html_lang)
 register.filter("safe_url", safe_url)
+
+
+@register.simple_tag
+def note_entries(notes, first_number=None, hide_series=False):
+    """Each note's list entry, kept per content version (:mod:`blog.list_entries`)."""
+    return rendered_entries(notes, first_number=first_number, hide_series=hide_series)
 
 
 @register.simple_tag

@@ -74,7 +74,9 @@ class PublishedNoteMixin(CachePolicyMixin):
     require_notes = False
 
     def get_queryset(self):
-        return listed_notes().for_listing().defer(*LIST_DEFERRED_FIELDS)
+        # Not for_listing(): the tags are read only for entries not already kept
+        # (blog.list_entries), so a page whose entries are all kept skips that query.
+        return listed_notes().select_related("series").defer(*LIST_DEFERRED_FIELDS)
 
     def paginate_queryset(self, queryset, page_size):
         paginator = Paginator(queryset, page_size, allow_empty_first_page=True)

@@ -59,3 +59,32 @@ def test_tag_and_series_pages_keep_the_tag_and_series(client):
     make_note(tags=[tag], series=series, series_position=1)
     assert switch_links(client, "/tags/scheduling/")["en"] == "/en/tags/scheduling/"
     assert switch_links(client, "/en/series/gpu-notes/")["zh-Hans"] == "/series/gpu-notes/"
+
+
+def test_an_archive_period_empty_in_the_other_language_switches_to_its_archive(client):
+    """A pair is listed under the Chinese original's month in Chinese and the translation's
+    month in English: the switch never leads to a 404, and no hreflang names one."""
+    from datetime import datetime
+
+    from django.utils import timezone
+
+    may = timezone.make_aware(datetime(2025, 5, 20, 12))
+    june = timezone.make_aware(datetime(2025, 6, 2, 12))
+    both = timezone.make_aware(datetime(2025, 7, 1, 12))
+    original = make_note(title="原文", slug="yuanwen", published_at=may)
+    make_note(title="Translation", slug="translation", language=Language.ENGLISH,
+              translation=original, published_at=june)  # fmt: skip
+    make_note(title="七月", slug="july", published_at=both)
+    for url, other, target in (
+        ("/archive/2025/5/", "en", "/en/archive/"),
+        ("/en/archive/2025/6/", "zh-Hans", "/archive/"),
+        ("/archive/2025/7/", "en", "/en/archive/2025/7/"),  # July holds notes in both
+        ("/archive/2025/", "en", "/en/archive/2025/"),
+    ):
+        links = switch_links(client, url)
+        assert links[other] == target, url
+        assert client.get(links[other]).status_code == 200, url
+        alternates = hreflang_links(client, url)
+        assert (other in alternates) == (target != "/en/archive/" and target != "/archive/"), url
+    assert client.get("/en/archive/2025/5/").status_code == 404
+    assert client.get("/archive/2025/6/").status_code == 404

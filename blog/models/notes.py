@@ -47,13 +47,18 @@ class NoteQuerySet(models.QuerySet):
         list marks it), unless ``others`` is False, which leaves such notes out. Apply it
         after :meth:`published`: the versions it looks for are the published ones.
         """
-        if not others:
-            return self.filter(language=language)
-        versions = Note.objects.published().filter(language=language)
-        has_version = Q(Exists(versions.filter(pk=OuterRef("translation_id")))) | Q(
-            Exists(versions.filter(translation_id=OuterRef("pk")))
-        )
-        return self.filter(Q(language=language) | ~has_version)
+        return self.filter(in_interface(language, others=others))
+
+
+def in_interface(language, *, others=True):
+    """:meth:`NoteQuerySet.in_interface` as a condition, for an aggregate's ``filter=``."""
+    if not others:
+        return Q(language=language)
+    versions = Note.objects.published().filter(language=language)
+    has_version = Q(Exists(versions.filter(pk=OuterRef("translation_id")))) | Q(
+        Exists(versions.filter(translation_id=OuterRef("pk")))
+    )
+    return Q(language=language) | ~has_version
 
 
 class Note(RenderedMarkdownMixin, models.Model):

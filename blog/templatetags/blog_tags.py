@@ -96,20 +96,26 @@ def language_versions(context):
     """This page in each interface language: [{code, hreflang, name, url, current}].
 
     A note with a published translation switches to the translation; a search keeps its
-    query; everything else is the same page under the other interface.
+    query; a view may name another page for a language where this one would be empty
+    (``language_fallbacks``: ``{code: path}``; such a version is not ``equivalent``, so it
+    gets no hreflang alternate); everything else is the same page under the other interface.
     """
     request = context.get("request")
     if request is None:
         return []
     current = translation.get_language()
     suffix = _switch_suffix(context, request)
+    fallbacks = context.get("language_fallbacks") or {}
     versions = []
     for code, _name in settings.LANGUAGES:
         note = _note_in(context, code)
-        if note is not None and not context.get("share_link"):
-            url = note_url_in(note, code)
+        equivalent = code not in fallbacks
+        if not equivalent:
+            url, kept = fallbacks[code], ""
+        elif note is not None and not context.get("share_link"):
+            url, kept = note_url_in(note, code), suffix
         else:
-            url = translate_url(request.path, code)
+            url, kept = translate_url(request.path, code), suffix
             if url == request.path and code != current:
                 return []  # not a page that exists in every language (a 404, say)
         versions.append(
@@ -117,9 +123,10 @@ def language_versions(context):
                 "code": code,
                 "hreflang": html_lang(code),
                 "name": translation.get_language_info(code)["name_local"],
-                "url": url + suffix,
-                "absolute_url": absolute_url(url) + suffix,
+                "url": url + kept,
+                "absolute_url": absolute_url(url) + kept,
                 "current": code == current,
+                "equivalent": equivalent,
             }
         )
     return versions

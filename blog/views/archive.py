@@ -9,14 +9,18 @@ then costs a count, the page itself and its tags.
 import datetime
 from collections import OrderedDict
 
+from django.conf import settings
 from django.db.models import Count
 from django.db.models.functions import TruncMonth
 from django.http import Http404
-from django.utils import timezone
+from django.urls import reverse
+from django.utils import timezone, translation
 from django.utils.functional import cached_property
 from django.utils.translation import get_language
 from django.views import generic
 
+from ..models import Note, SiteSettings
+from ..models.notes import in_interface
 from ..version_memo import memoised
 from .base import PublishedNoteMixin, listed_notes
 
@@ -28,26 +32,36 @@ def start_of_day(day):
     return timezone.make_aware(datetime.datetime.combine(day, datetime.time.min))
 
 
-def month_counts():
-    """[(first day of month, number of published notes)], newest first, in one query, once
-    per content version and language (blog.version_memo): it reads every published note."""
-    return memoised(f"archive-months:{get_language()}", _month_counts)
+def months_by_language():
+    """``{interface language: [(first day of month, count)]}``: one query for every language
+    (each language's list rule as a filtered count), once per content version
+    (blog.version_memo): it reads every published note. The other languages' months tell the
+    language switch whether the same month has notes there."""
+    others = SiteSettings.load().show_other_languages
+    return memoised(f"archive-months:{int(others)}", lambda: _months_by_language(others))
 
 
-def _month_counts():
+def _months_by_language(others):
+    codes = [code for code, _name in settings.LANGUAGES]
+    counts = {
+        f"count_{index}": Count("pk", filter=in_interface(code, others=others))
+        for index, code in enumerate(codes)
+    }
     rows = (
-        listed_notes()
+        Note.objects.published()
         .annotate(month=TruncMonth("published_at"))
         .values("month")
-        .annotate(count=Count("pk"))
+        .annotate(**counts)
         .order_by("-month")
     )
-    result = []
+    result = {code: [] for code in codes}
     for row in rows:
         month = row["month"]
         if isinstance(month, datetime.datetime):
             month = timezone.localtime(month).date() if timezone.is_aware(month) else month.date()
-        result.append((month.replace(day=1), row["count"]))
+        for index, code in enumerate(codes):
+            if row[f"count_{index}"]:
+                result[code].append((month.replace(day=1), row[f"count_{index}"]))
     return result
 
 
@@ -56,8 +70,12 @@ class NoteArchiveMixin(PublishedNoteMixin):
     month_format = "%m"
 
     @cached_property
+    def months_by_language(self):
+        return months_by_language()
+
+    @cached_property
     def months(self):
-        return month_counts()
+        return self.months_by_language.get(get_language(), [])
 
     def period_bounds(self, start, end):
         """Aware datetimes for [start, end) in the current time zone."""
@@ -65,6 +83,19 @@ class NoteArchiveMixin(PublishedNoteMixin):
             "published_at__gte": start_of_day(start),
             "published_at__lt": start_of_day(end),
         }
+
+    def language_fallbacks(self, holds_notes):
+        """``{code: archive index}`` for each other interface language whose months fail
+        ``holds_notes``: a translated pair may be listed under a month in one language and
+        another month in the other, and the language switch must not lead to a 404."""
+        current = get_language()
+        fallbacks = {}
+        for code, _name in settings.LANGUAGES:
+            months = [m for m, _count in self.months_by_language.get(code, [])]
+            if code != current and not holds_notes(months):
+                with translation.override(code):
+                    fallbacks[code] = reverse("blog:archive")
+        return fallbacks
 
     def checked_year(self):
         year = int(self.kwargs["year"])
@@ -119,6 +150,9 @@ class YearArchiveView(NoteArchiveMixin, generic.YearArchiveView):
                 "month_counts": [(m, c) for m, c in sorted(self.months) if m.year == year],
                 "next_year": datetime.date(later[0], 1, 1) if later else None,
                 "previous_year": datetime.date(earlier[-1], 1, 1) if earlier else None,
+                "language_fallbacks": self.language_fallbacks(
+                    lambda months: any(m.year == year for m in months)
+                ),
             },
         )
 
@@ -145,5 +179,6 @@ class MonthArchiveView(NoteArchiveMixin, generic.MonthArchiveView):
                 "month": start,
                 "next_month": later[0] if later else None,
                 "previous_month": earlier[-1] if earlier else None,
+                "language_fallbacks": self.language_fallbacks(lambda months: start in months),
             },
         )

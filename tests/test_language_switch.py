@@ -88,3 +88,25 @@ def test_an_archive_period_empty_in_the_other_language_switches_to_its_archive(c
         assert (other in alternates) == (target != "/en/archive/" and target != "/archive/"), url
     assert client.get("/en/archive/2025/5/").status_code == 404
     assert client.get("/archive/2025/6/").status_code == 404
+
+
+def test_with_other_languages_hidden_a_tag_or_series_switches_to_the_index_where_it_is_empty(
+    client,
+):
+    from blog.models import SiteSettings
+
+    SiteSettings.objects.create(show_other_languages=False)
+    only_zh, shared = make_tag("Chinese only", "只有中文"), make_tag("Shared", "共有")
+    series = make_series(slug="zh-series")
+    make_note(slug="zh-note", tags=[only_zh, shared], series=series, series_position=1)
+    make_note(slug="en-note", language=Language.ENGLISH, tags=[shared])
+    for url, target in (
+        ("/tags/chinese-only/", "/en/tags/"),
+        ("/series/zh-series/", "/en/series/"),
+        ("/tags/shared/", "/en/tags/shared/"),
+    ):
+        links = switch_links(client, url)
+        assert links["en"] == target, url
+        assert client.get(target).status_code == 200, url
+        assert ("en" in hreflang_links(client, url)) == (target == "/en/tags/shared/"), url
+    assert client.get("/en/tags/chinese-only/").status_code == 404

@@ -3,6 +3,8 @@
 from django.conf import settings
 from django.core.paginator import Paginator
 from django.http import Http404
+from django.urls import reverse
+from django.utils import translation
 from django.utils.cache import add_never_cache_headers, patch_cache_control
 from django.utils.translation import get_language
 
@@ -30,6 +32,23 @@ def listed_notes():
     Lists, counts and archives all start here."""
     others = SiteSettings.load().show_other_languages
     return Note.objects.published().in_interface(get_language(), others=others)
+
+
+def language_fallbacks(listed, index):
+    """``{code: index page}`` for each other interface language where ``listed()`` is false
+    (the language switch goes there instead of to a 404). Only when the site hides
+    other-language notes: otherwise every published note is listed in every interface, and a
+    tag or series page that exists in one exists in all."""
+    if SiteSettings.load().show_other_languages:
+        return {}
+    current = get_language()
+    fallbacks = {}
+    for code, _name in settings.LANGUAGES:
+        if code != current:
+            with translation.override(code):
+                if not listed():
+                    fallbacks[code] = reverse(index)
+    return fallbacks
 
 
 class CachePolicyMixin:

@@ -7,7 +7,7 @@ from django.views import generic
 
 from ..models import Series, Tag
 from ..version_memo import memoised
-from .base import CachePolicyMixin, PublishedNoteMixin, listed_notes
+from .base import CachePolicyMixin, PublishedNoteMixin, language_fallbacks, listed_notes
 
 
 class TagListView(CachePolicyMixin, generic.ListView):
@@ -17,15 +17,20 @@ class TagListView(CachePolicyMixin, generic.ListView):
     context_object_name = "tags"
 
     def get_queryset(self):
-        # Counting reads every note's tags: once per content version and language.
-        return memoised(f"tag-list:{get_language()}", self._tags)
+        return listed_tags()
 
-    def _tags(self):
-        return list(
+
+def listed_tags():
+    """The tags of the notes listed in the current interface, with their counts. Counting
+    reads every note's tags: once per content version and language."""
+    return memoised(
+        f"tag-list:{get_language()}",
+        lambda: list(
             Tag.objects.filter(tagged_notes__content_object__in=listed_notes())
             .annotate(note_count=Count("tagged_notes"))
             .order_by("-note_count", "name")
-        )
+        ),
+    )
 
 
 class TagDetailView(PublishedNoteMixin, generic.ListView):
@@ -39,7 +44,10 @@ class TagDetailView(PublishedNoteMixin, generic.ListView):
         return super().get_queryset().filter(tags=self.tag)
 
     def get_context_data(self, **kwargs):
-        return super().get_context_data(tag=self.tag, **kwargs)
+        fallbacks = language_fallbacks(
+            lambda: any(tag.pk == self.tag.pk for tag in listed_tags()), "blog:tag-list"
+        )
+        return super().get_context_data(tag=self.tag, language_fallbacks=fallbacks, **kwargs)
 
 
 class SeriesListView(CachePolicyMixin, generic.ListView):
@@ -49,14 +57,20 @@ class SeriesListView(CachePolicyMixin, generic.ListView):
     context_object_name = "series_list"
 
     def get_queryset(self):
-        return memoised(f"series-list:{get_language()}", self._series)
+        return listed_series()
 
-    def _series(self):
-        return list(
+
+def listed_series():
+    """The series of the notes listed in the current interface, with their counts and latest
+    dates: once per content version and language."""
+    return memoised(
+        f"series-list:{get_language()}",
+        lambda: list(
             Series.objects.filter(notes__in=listed_notes())
             .annotate(note_count=Count("notes"), latest=Max("notes__published_at"))
             .order_by("-latest", "title_en")
-        )
+        ),
+    )
 
 
 class SeriesDetailView(PublishedNoteMixin, generic.ListView):
@@ -76,7 +90,13 @@ class SeriesDetailView(PublishedNoteMixin, generic.ListView):
         )
 
     def get_context_data(self, **kwargs):
-        context = super().get_context_data(series=self.series, **kwargs)
+        fallbacks = language_fallbacks(
+            lambda: any(series.pk == self.series.pk for series in listed_series()),
+            "blog:series-list",
+        )
+        context = super().get_context_data(
+            series=self.series, language_fallbacks=fallbacks, **kwargs
+        )
         page = context["page_obj"]
         context["first_number"] = page.start_index()
         return context

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Debian's chromium and CJK fonts for the browser tests, a Java runtime for the Nu HTML
-# Checker, and axe-core and vnu-jar from npm.
+# Checker, and axe-core, vnu-jar and Lighthouse from npm (exactly package-lock.json's).
 # Playwright's own browser download does not work here; the tests drive /usr/bin/chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,6 +17,10 @@ if [ ${#need[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 fi
 
-if [ ! -f node_modules/axe-core/axe.min.js ] || [ ! -f node_modules/vnu-jar/build/dist/vnu.jar ]; then
+# Again whenever the lock changed since the last install (npm keeps a copy of what it
+# installed in node_modules/.package-lock.json; -nt is also true when that copy is missing).
+if [ ! -f node_modules/axe-core/axe.min.js ] || [ ! -f node_modules/vnu-jar/build/dist/vnu.jar ] \
+    || [ ! -f node_modules/lighthouse/package.json ] \
+    || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm ci --no-audit --no-fund --loglevel=error
 fi

@@ -28,6 +28,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command, get_commands
 from django.db import connections
+from django.test import override_settings
 
 CHROMIUM = Path(os.environ.get("BIJI_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = [
@@ -136,6 +137,8 @@ def demo(request, db, _collected_static_files):
     is committed once for the package (see ``db``), where ``live_server`` would make every
     test transactional and empty the database after each.
 
+    ``SITE_URL`` is the server's own address while it runs.
+
     Returns the server (``demo.url``).
     """
     from pytest_django.live_server_helper import LiveServer
@@ -151,7 +154,11 @@ def demo(request, db, _collected_static_files):
     server._live_server_modified_settings.enable()  # its host in ALLOWED_HOSTS
     try:
         server.start()
-        yield server
+        # Canonical links, hreflang alternates, feeds and JSON-LD point at the server under
+        # test, as `make run` points them at its own (SITE_URL follows the port): otherwise
+        # they name http://127.0.0.1:8000, another origin than the page's.
+        with override_settings(SITE_URL=server.url):
+            yield server
         server.stop()
     finally:
         server._live_server_modified_settings.disable()

@@ -84,3 +84,25 @@ def luminance(css_colour):
 
     r, g, b = (channel(v) for v in numbers)
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def background_behind(locator):
+    """The colour a reader sees behind an element: its own background, or that of its nearest
+    ancestor whose background is not transparent (html's at the end, as
+    :func:`effective_background`)."""
+    return locator.evaluate(
+        """element => {
+          const clear = c => c === "transparent" || /^rgba\\(.*,\\s*0\\)$/.test(c);
+          for (let node = element; node; node = node.parentElement) {
+            const colour = getComputedStyle(node).backgroundColor;
+            if (!clear(colour)) return colour;
+          }
+          return getComputedStyle(document.documentElement).backgroundColor;
+        }"""
+    )
+
+
+def contrast_ratio(foreground, background):
+    """WCAG's contrast ratio (1 … 21) of two opaque ``rgb()`` colours."""
+    lighter, darker = sorted((luminance(foreground), luminance(background)), reverse=True)
+    return (lighter + 0.05) / (darker + 0.05)

@@ -1,5 +1,7 @@
 """The home page, a note's page, and its staff and share-link previews."""
 
+from functools import partial
+
 from django.db.models import Count, Q
 from django.http import Http404
 from django.shortcuts import redirect
@@ -10,6 +12,7 @@ from ..models import Note, SiteSettings
 from ..preview import check_preview_token
 from ..site_url import absolute_url
 from ..validators import safe_url
+from ..version_memo import memoised
 from .base import CachePolicyMixin, PublishedNoteMixin, can_preview
 
 RELATED_LIMIT = 4
@@ -161,13 +164,22 @@ class NoteDetailView(CachePolicyMixin, generic.DetailView):
             tags=tags,
             counterpart=counterpart,
             series_box=series_parts(note) if note.series_id else None,
-            related=related_notes(note, [tag.pk for tag in tags], exclude),
+            related=self.related(note, tags, exclude),
             preview_status=self.preview_status(note),
             noindex=not note.is_published(),
         )
         url = absolute_url(self.request.path)
         context["jsonld"] = note_jsonld(note, tags, SiteSettings.load(), url)
         return context
+
+    def related(self, note, tags, exclude):
+        """Related notes; for a published note once per content version (the search reads
+        hundreds of notes). A draft's tags may change without moving the version: its
+        preview always asks."""
+        find = partial(related_notes, note, [tag.pk for tag in tags], exclude)
+        if not note.is_published():
+            return find()
+        return memoised(f"related:{note.pk}", find)
 
     def preview_status(self, note):
         if note.is_published():

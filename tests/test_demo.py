@@ -63,7 +63,7 @@ def test_loading_twice_gives_the_same_data():
 
 
 def test_summary_is_printed(demo):
-    assert "Demo loaded: 12 notes (10 published, 1 draft, 1 scheduled)" in demo
+    assert "Demo loaded: 13 notes (11 published, 1 draft, 1 scheduled)" in demo
 
 
 def test_three_series_with_ordered_positions(demo):

@@ -19,7 +19,7 @@ def load_if_empty():
 
 def test_loads_into_an_empty_database():
     assert "Demo loaded" in load_if_empty()
-    assert Note.objects.count() == 12
+    assert Note.objects.count() == 13
 
 
 def test_never_restores_a_deleted_note_undoes_an_edit_or_touches_dates():

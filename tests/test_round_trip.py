@@ -82,7 +82,7 @@ def test_export_import_export_is_byte_identical(blog, fmt, tmp_path, settings):
     empty_database(settings.MEDIA_ROOT)
     report = import_markdown([first])
     assert not report.errors, report.lines()
-    assert report.counts["created"] == 14  # 12 notes, 2 pages
+    assert report.counts["created"] == 15  # 13 notes, 2 pages
     export(second, FORMATS[fmt])
     before, after = files(first), files(second)
     assert sorted(before) == sorted(after)
@@ -104,4 +104,4 @@ def test_importing_the_export_into_the_same_database_changes_nothing(blog, tmp_p
     export(tmp_path / "out")
     report = import_markdown([tmp_path / "out"])
     assert report.counts["created"] == report.counts["updated"] - 1 == 0  # the data file
-    assert report.counts["unchanged"] == 14
+    assert report.counts["unchanged"] == 15

@@ -237,6 +237,13 @@ def open_page(browser, demo, request):
         context.close()
 
 
+@pytest.fixture(params=["light", "dark"])
+def scheme(request):
+    """Both colour schemes (``prefers-color-scheme``), for tests of what must hold in either
+    theme: layout, typography, behaviour. Contrast itself is test_accessibility.py's."""
+    return request.param
+
+
 @pytest.fixture
 def page(open_page):
     """A desktop page, light colour scheme, JavaScript on, demo content loaded."""

@@ -22,8 +22,8 @@ def first_fenced_block(markdown):
 
 
 @pytest.mark.parametrize("prefix", ["", "/en"], ids=["zh", "en"])
-def test_copy_code_block(open_page, demo, prefix):
-    page = open_page(color_scheme="light")
+def test_copy_code_block(open_page, demo, prefix, scheme):
+    page = open_page(color_scheme=scheme)
     page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=demo.url)
     visit(page, prefix + FLASH)
 
@@ -59,8 +59,8 @@ def test_copy_code_block(open_page, demo, prefix):
 
 
 @pytest.mark.parametrize("prefix", ["", "/en"], ids=["zh", "en"])
-def test_a_refused_clipboard_is_said_not_hidden(open_page, demo, prefix):
-    page = open_page(color_scheme="light")
+def test_a_refused_clipboard_is_said_not_hidden(open_page, demo, prefix, scheme):
+    page = open_page(color_scheme=scheme)
     # A browser that refuses both ways of copying (no permission, no execCommand).
     page.add_init_script(
         "Object.defineProperty(navigator, 'clipboard', {value: {writeText: () =>"

@@ -10,7 +10,8 @@ from .site import FLASH, FLASH_TITLE, expect_path, visit
 pytestmark = pytest.mark.browser
 
 
-def test_switch_to_english_and_back(page):
+def test_switch_to_english_and_back(open_page, scheme):
+    page = open_page(color_scheme=scheme)
     visit(page, "/")
     html = page.locator("html")
     expect(html).to_have_attribute("lang", "zh-Hans")
@@ -57,7 +58,8 @@ def test_switch_to_english_and_back(page):
     assert not page.problems, f"problems while browsing:\n{page.problems}"
 
 
-def test_english_note_is_marked_english_in_the_chinese_interface(page):
+def test_english_note_is_marked_english_in_the_chinese_interface(open_page, scheme):
+    page = open_page(color_scheme=scheme)
     visit(page, "/notes/cuda-warp-scheduling-en/")
     expect(page.locator("html")).to_have_attribute("lang", "zh-Hans")
     expect(page.locator(".prose")).to_have_attribute("lang", "en")

@@ -51,8 +51,10 @@ WIDEST = """() => [...document.querySelectorAll("body *")]
           .split(/\\s+/).join(".") : ""} right edge ${Math.round(box.right)}px`)"""
 
 
-def test_no_horizontal_scroll_on_a_phone(open_page):
-    page = open_page(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+def test_no_horizontal_scroll_on_a_phone(open_page, scheme):
+    page = open_page(
+        color_scheme=scheme, viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True
+    )
     failures = []
     for path in MOBILE_PAGES:
         visit(page, path)
@@ -91,8 +93,10 @@ SCROLLERS = """() => {
     [("/notes/cuda-warp-scheduling/", "pre"), ("/notes/parallel-computing-1/", "table")],
     ids=["code", "table"],
 )
-def test_wide_blocks_scroll_inside_and_take_keyboard_focus(open_page, path, kind):
-    page = open_page(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+def test_wide_blocks_scroll_inside_and_take_keyboard_focus(open_page, path, kind, scheme):
+    page = open_page(
+        color_scheme=scheme, viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True
+    )
     visit(page, path)
     found = [block for block in page.evaluate(SCROLLERS) if block["kind"] == kind]
     if not found:
@@ -129,8 +133,12 @@ ABOVE_THE_FOLD = """() => {
 
 
 @pytest.mark.parametrize("prefix", ["", "/en"], ids=["zh", "en"])
-def test_the_phone_header_is_two_rows_and_the_first_note_is_above_the_fold(open_page, prefix):
-    page = open_page(viewport=IPHONE, device_scale_factor=3, is_mobile=True, has_touch=True)
+def test_the_phone_header_is_two_rows_and_the_first_note_is_above_the_fold(
+    open_page, prefix, scheme
+):
+    page = open_page(
+        color_scheme=scheme, viewport=IPHONE, device_scale_factor=3, is_mobile=True, has_touch=True
+    )
     visit(page, prefix + "/")
     header = page.evaluate(HEADER_ROWS)
     assert header["rows"] <= 2 and header["height"] <= 100, header

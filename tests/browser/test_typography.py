@@ -8,8 +8,8 @@ pytestmark = pytest.mark.browser
 
 
 @pytest.mark.parametrize("prefix", ["", "/en"], ids=["zh", "en"])
-def test_latin_text_is_not_set_in_dejavu_next_to_noto_cjk(open_page, prefix):
-    page = open_page(color_scheme="light")
+def test_latin_text_is_not_set_in_dejavu_next_to_noto_cjk(open_page, prefix, scheme):
+    page = open_page(color_scheme=scheme)
     visit(page, prefix + FLASH)
     session = page.context.new_cdp_session(page)
     session.send("DOM.enable")
@@ -21,3 +21,23 @@ def test_latin_text_is_not_set_in_dejavu_next_to_noto_cjk(open_page, prefix):
         used = session.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
         fonts |= {font["familyName"] for font in used}
     assert fonts and not any("DejaVu" in name for name in fonts), fonts
+
+
+CENTRING = """() => [...document.querySelectorAll('.prose math[display="block"]')].map(math => {
+  const box = math.getBoundingClientRect();
+  const inner = [...math.querySelectorAll("mi, mn, mo, mtext")]
+    .map(token => token.getBoundingClientRect()).filter(r => r.width > 0);
+  const left = Math.min(...inner.map(r => r.left)), right = Math.max(...inner.map(r => r.right));
+  return {offset: Math.abs((left + right) / 2 - (box.left + box.right) / 2),
+          narrower: right - left < box.width - 20};
+})"""
+
+
+@pytest.mark.parametrize("prefix", ["", "/en"], ids=["zh", "en"])
+def test_display_math_is_centred(open_page, prefix, scheme):
+    page = open_page(color_scheme=scheme)
+    visit(page, prefix + FLASH)
+    formulas = [f for f in page.evaluate(CENTRING) if f["narrower"]]
+    assert formulas, "no display formula narrower than the column on the note"
+    off = [f["offset"] for f in formulas if f["offset"] > 2]
+    assert not off, f"display formulas off centre by {off} px"

@@ -1,6 +1,7 @@
 """What the reader's eyes get: Latin text in a face that matches the Chinese one."""
 
 import pytest
+from playwright.sync_api import expect
 
 from .site import FLASH, visit
 
@@ -41,3 +42,18 @@ def test_display_math_is_centred(open_page, prefix, scheme):
     assert formulas, "no display formula narrower than the column on the note"
     off = [f["offset"] for f in formulas if f["offset"] > 2]
     assert not off, f"display formulas off centre by {off} px"
+
+
+@pytest.mark.parametrize("prefix", ["", "/en"], ids=["zh", "en"])
+def test_the_toc_box_is_a_titled_navigation_landmark(open_page, prefix, scheme):
+    """The note's own [TOC] box is announced like the automatic one: a navigation landmark
+    named by its visible title in the note's language (this note is Chinese: "目录")."""
+    page = open_page(color_scheme=scheme)
+    visit(page, prefix + FLASH)
+    toc = page.locator(".prose").get_by_role("navigation", name="目录")
+    expect(toc).to_be_visible()
+    expect(toc.get_by_role("heading", name="目录")).to_be_visible()
+    first = toc.get_by_role("link").first
+    target = first.get_attribute("href")
+    first.click()
+    expect(page.locator(target)).to_be_in_viewport()

@@ -57,3 +57,42 @@ def test_the_toc_box_is_a_titled_navigation_landmark(open_page, prefix, scheme):
     target = first.get_attribute("href")
     first.click()
     expect(page.locator(target)).to_be_in_viewport()
+
+
+# The width of a rendered paragraph (an em is 1) as the page sets it, and with no spacing
+# between Chinese and Latin text at all (neither text-autospace nor the renderer's margins).
+WIDTHS = r"""(html) => {
+  const prose = document.querySelector(".prose");
+  const measure = (tight) => {
+    const box = document.createElement("div");
+    box.innerHTML = html;
+    prose.append(box);
+    const p = box.querySelector("p"), line = document.createElement("span");
+    line.append(...p.childNodes);
+    p.append(line);
+    if (tight) {
+      p.style.textAutospace = "no-autospace";
+      p.querySelectorAll(".autospace").forEach(span => { span.style.margin = "0"; });
+    }
+    const width = line.getBoundingClientRect().width / parseFloat(getComputedStyle(p).fontSize);
+    box.remove();
+    return width;
+  };
+  return {spaced: measure(false), tight: measure(true)};
+}"""
+
+
+@pytest.mark.parametrize("prefix", ["", "/en"], ids=["zh", "en"])
+def test_chinese_and_latin_text_are_spaced_apart(open_page, prefix, scheme):
+    """Chinese written against Latin with no space ("调度Warp再看") is set a little apart at
+    each meeting, as Chinese typesetting has it (CSS text-autospace, or the renderer's margins
+    where a browser lacks it), without a character being added to the text."""
+    from blog.rendering import render_markdown
+
+    page = open_page(color_scheme=scheme)
+    visit(page, prefix + FLASH)
+    rendered = render_markdown("每个调度Warp再看。")
+    assert "调度Warp再看" in rendered.plain_text
+    widths = page.evaluate(WIDTHS, rendered.html)
+    # Two meetings, an eighth of an em each.
+    assert widths["spaced"] - widths["tight"] >= 0.2, widths

@@ -96,3 +96,29 @@ def test_chinese_and_latin_text_are_spaced_apart(open_page, prefix, scheme):
     widths = page.evaluate(WIDTHS, rendered.html)
     # Two meetings, an eighth of an em each.
     assert widths["spaced"] - widths["tight"] >= 0.2, widths
+
+
+# Every inline formula followed by punctuation in the note: whether the punctuation sits on
+# the formula's line, across a range of column widths.
+PUNCTUATION_LINES = r"""() => [...document.querySelectorAll(".prose .math-inline")].flatMap(box => {
+  const math = box.querySelector("math"), after = box.lastChild;
+  if (!math || !after || after.nodeType !== Node.TEXT_NODE || !after.data.trim()) return [];
+  const range = document.createRange();
+  range.setStart(after, 0);
+  range.setEnd(after, 1);
+  const mark = range.getBoundingClientRect(), formula = math.getBoundingClientRect();
+  return [{mark: after.data, sameLine: mark.top < formula.bottom && mark.bottom > formula.top}];
+})"""
+
+
+@pytest.mark.parametrize("prefix", ["", "/en"], ids=["zh", "en"])
+def test_punctuation_after_inline_math_never_starts_a_line(open_page, prefix, scheme):
+    page = open_page(color_scheme=scheme, viewport={"width": 390, "height": 800})
+    visit(page, prefix + FLASH)
+    checked = 0
+    for width in range(300, 391, 7):  # the line breaks fall differently at each width
+        page.set_viewport_size({"width": width, "height": 800})
+        marks = page.evaluate(PUNCTUATION_LINES)
+        assert all(m["sameLine"] for m in marks), (width, [m for m in marks if not m["sameLine"]])
+        checked += len(marks)
+    assert checked, "no inline formula followed by punctuation on the note"

@@ -13,8 +13,7 @@ from django.conf import settings
 from django.db.models import Count
 from django.db.models.functions import TruncMonth
 from django.http import Http404
-from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.functional import cached_property
 from django.utils.translation import get_language
 from django.views import generic
@@ -22,7 +21,7 @@ from django.views import generic
 from ..models import Note, SiteSettings
 from ..models.notes import in_interface
 from ..version_memo import memoised
-from .base import PublishedNoteMixin, listed_notes
+from .base import PublishedNoteMixin, language_fallbacks, listed_notes
 
 # Years outside this range cannot hold notes and would overflow date arithmetic.
 MIN_YEAR, MAX_YEAR = 1970, 9998
@@ -85,17 +84,14 @@ class NoteArchiveMixin(PublishedNoteMixin):
         }
 
     def language_fallbacks(self, holds_notes):
-        """``{code: archive index}`` for each other interface language whose months fail
+        """The archive index for each other interface language whose months fail
         ``holds_notes``: a translated pair may be listed under a month in one language and
         another month in the other, and the language switch must not lead to a 404."""
-        current = get_language()
-        fallbacks = {}
-        for code, _name in settings.LANGUAGES:
-            months = [m for m, _count in self.months_by_language.get(code, [])]
-            if code != current and not holds_notes(months):
-                with translation.override(code):
-                    fallbacks[code] = reverse("blog:archive")
-        return fallbacks
+
+        def listed():
+            return holds_notes([m for m, _n in self.months_by_language.get(get_language(), [])])
+
+        return language_fallbacks(listed, "blog:archive")
 
     def checked_year(self):
         year = int(self.kwargs["year"])

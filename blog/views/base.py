@@ -35,12 +35,9 @@ def listed_notes():
 
 
 def language_fallbacks(listed, index):
-    """``{code: index page}`` for each other interface language where ``listed()`` is false
-    (the language switch goes there instead of to a 404). Only when the site hides
-    other-language notes: otherwise every published note is listed in every interface, and a
-    tag or series page that exists in one exists in all."""
-    if SiteSettings.load().show_other_languages:
-        return {}
+    """``{code: index page}`` for each other interface language where ``listed()``, called
+    with that language active, is false: the language switch (``language_versions``) goes
+    to the index instead of to a page that would be a 404 there."""
     current = get_language()
     fallbacks = {}
     for code, _name in settings.LANGUAGES:

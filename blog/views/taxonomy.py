@@ -5,7 +5,7 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import get_language
 from django.views import generic
 
-from ..models import Series, Tag
+from ..models import Series, SiteSettings, Tag
 from ..version_memo import memoised
 from .base import CachePolicyMixin, PublishedNoteMixin, language_fallbacks, listed_notes
 
@@ -33,6 +33,15 @@ def listed_tags():
     )
 
 
+def fallbacks_when_hidden(listed, index):
+    """:func:`language_fallbacks` where a tag or series page can be empty in another
+    interface: only when the site hides other-language notes (otherwise every published note
+    is listed in every interface, and the page exists in all)."""
+    if SiteSettings.load().show_other_languages:
+        return {}
+    return language_fallbacks(listed, index)
+
+
 class TagDetailView(PublishedNoteMixin, generic.ListView):
     """The published notes of one tag; a tag with none is a 404 (it only tags drafts)."""
 
@@ -44,7 +53,7 @@ class TagDetailView(PublishedNoteMixin, generic.ListView):
         return super().get_queryset().filter(tags=self.tag)
 
     def get_context_data(self, **kwargs):
-        fallbacks = language_fallbacks(
+        fallbacks = fallbacks_when_hidden(
             lambda: any(tag.pk == self.tag.pk for tag in listed_tags()), "blog:tag-list"
         )
         return super().get_context_data(tag=self.tag, language_fallbacks=fallbacks, **kwargs)
@@ -90,7 +99,7 @@ class SeriesDetailView(PublishedNoteMixin, generic.ListView):
         )
 
     def get_context_data(self, **kwargs):
-        fallbacks = language_fallbacks(
+        fallbacks = fallbacks_when_hidden(
             lambda: any(series.pk == self.series.pk for series in listed_series()),
             "blog:series-list",
         )

@@ -21,13 +21,23 @@ TEMPLATE_DIRS := templates $(wildcard blog/templates)
 COVERAGE_ARGS := --cov=blog --cov=config --cov-report=term:skip-covered
 
 .PHONY: run serve superuser setup demo test test-sqlite test-postgres lint format browser-deps \
-	services messages bench bench-pages soak clean
+	services messages bench bench-pages soak clean lock
 
-$(VENV)/.installed: pyproject.toml
+$(VENV)/.installed: requirements-dev.lock pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e ".[dev]"
+	$(PY) -m pip install --quiet --require-hashes -r requirements-dev.lock
+	$(PY) -m pip install --quiet --no-deps -e .
 	touch $@
+
+# Re-pin requirements.lock (runtime) and requirements-dev.lock (+ dev); LOCK_ARGS=--upgrade bumps.
+lock: $(VENV)/.installed
+	CUSTOM_COMPILE_COMMAND="make lock" $(VENV)/bin/pip-compile --quiet --generate-hashes --strip-extras \
+		--allow-unsafe --no-emit-index-url --no-emit-find-links --no-emit-trusted-host $(LOCK_ARGS) \
+		--output-file=requirements.lock pyproject.toml
+	CUSTOM_COMPILE_COMMAND="make lock" $(VENV)/bin/pip-compile --quiet --generate-hashes --strip-extras \
+		--allow-unsafe --no-emit-index-url --no-emit-find-links --no-emit-trusted-host $(LOCK_ARGS) \
+		--extra=dev --output-file=requirements-dev.lock pyproject.toml
 
 var/secret-key:
 	mkdir -p var

@@ -8,6 +8,12 @@ class BlogConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        import blog.content_signals  # noqa: F401  (the content version follows changes)
+        # Receivers are wired here, once the models are loaded: the models import neither
+        # the caches nor the search index that follow them.
+        from blog.caching import receivers as caching_receivers
+        from blog.models import revisions
+        from blog.search import receivers as search_receivers
 
-        from . import signals  # noqa: F401  (connects the search index's receivers)
+        caching_receivers.connect()
+        search_receivers.connect()
+        revisions.register_models()

@@ -95,16 +95,16 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "blog.middleware.ContentSecurityPolicyMiddleware",
+    "blog.public.middleware.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Locale before sessions, and from the URL alone (/ Chinese, /en/ English): public pages
     # vary neither on cookies nor on Accept-Language, so a cache can keep them.
-    "blog.middleware.URLLocaleMiddleware",
+    "blog.public.middleware.URLLocaleMiddleware",
     # Public pages and feeds for anonymous readers: 304 from the content version before any
-    # view runs, then the shared page cache (blog.page_cache); gzip inside it, so the cache
+    # view runs, then the shared page cache (blog.caching.pages); gzip inside it, so the cache
     # keeps compressed pages. Before sessions: a cached page reads no session.
-    "blog.page_cache.PageCacheMiddleware",
-    "blog.page_cache.PublicGZipMiddleware",
+    "blog.caching.pages.PageCacheMiddleware",
+    "blog.caching.pages.PublicGZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.http.ConditionalGetMiddleware",
@@ -113,8 +113,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Old URLs of imported posts redirect to their notes; it acts on 404 responses only.
-    "blog.porting.middleware.LegacyRedirectMiddleware",
-    # Last: turns a locked-out login into biji's 429 page (blog.middleware.login_locked_out).
+    "blog.public.legacy_redirects.LegacyRedirectMiddleware",
+    # Last: turns a locked-out login into biji's 429 page (blog.authoring.login.login_locked_out).
     "axes.middleware.AxesMiddleware",
 ]
 
@@ -131,7 +131,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "blog.context_processors.site",
+                "blog.public.context_processors.site",
             ],
         },
     },
@@ -169,7 +169,7 @@ if REDIS_URL:
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": env("CACHE_KEY_PREFIX", "biji"),
-            # A stopped or unreachable server costs a quarter of a second, then blog.safe_cache
+            # A stopped or unreachable server costs a quarter of a second, then blog.caching.store
             # treats it as a miss: pages come from the database.
             "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.25},
         }
@@ -191,8 +191,8 @@ AXES_FAILURE_LIMIT = int(env("BIJI_LOGIN_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = timedelta(minutes=int(env("BIJI_LOGIN_COOLOFF_MINUTES", "15")))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
-AXES_LOCKOUT_CALLABLE = "blog.middleware.login_locked_out"
-AXES_CLIENT_IP_CALLABLE = "blog.middleware.client_ip"
+AXES_LOCKOUT_CALLABLE = "blog.authoring.login.login_locked_out"
+AXES_CLIENT_IP_CALLABLE = "blog.authoring.login.client_ip"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -225,6 +225,23 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "strict-origin-when-cross-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+# One constant policy (blog.public.middleware sets it on every response): biji's pages carry no
+# inline script, so scripts come from 'self' only. Inline style attributes are allowed for the
+# Django admin, which still uses a few.
+BIJI_CONTENT_SECURITY_POLICY = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self' 'unsafe-inline'",
+        "img-src 'self' data: https:",
+        "font-src 'self'",
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'self'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    ]
+)
 SESSION_COOKIE_HTTPONLY = True
 _HTTPS = SITE_URL.startswith("https://")
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = _HTTPS
@@ -243,7 +260,7 @@ if BIJI_BEHIND_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 
-# First path segments the site itself answers (config/urls.py, blog/urls.py, feed_urls.py).
+# First path segments the site itself answers (config/urls.py, blog/public/urls.py, feed_urls.py).
 _SITE_PATHS = {"en", "static", "media", "i18n", "notes", "tags", "series", "archive", "search"}
 _SITE_PATHS |= {"pages", "feed", "lang", "sitemap.xml", "robots.txt"}
 
@@ -266,7 +283,7 @@ def _admin_path():
 # The admin's address, "admin/" by default (also holds the editor's endpoints, "editor/").
 BIJI_ADMIN_PATH = _admin_path()
 
-# django-markdownx: the editor posts to biji's own staff-only views (blog/editor.py), which
+# django-markdownx: the editor posts to biji's own staff-only views (blog/authoring/editor/views.py), which
 # render with the same function readers get and verify uploads with Pillow.
 MARKDOWNX_URLS_PATH = f"/{BIJI_ADMIN_PATH}editor/preview/"
 MARKDOWNX_UPLOAD_URLS_PATH = f"/{BIJI_ADMIN_PATH}editor/upload/"
@@ -274,7 +291,7 @@ MARKDOWNX_MARKDOWNIFY_FUNCTION = "blog.rendering.render_preview"
 MARKDOWNX_EDITOR_RESIZABLE = True
 MARKDOWNX_SERVER_CALL_LATENCY = 400
 BIJI_UPLOAD_MAX_BYTES = int(env("BIJI_UPLOAD_MAX_BYTES", str(5 * 1024 * 1024)))
-# Checked from the header before decoding (blog/uploads.py): one frame's pixels, the number
+# Checked from the header before decoding (blog/images/uploads.py): one frame's pixels, the number
 # of frames, and pixels over all frames (what decoding an animation costs).
 BIJI_UPLOAD_MAX_PIXELS = int(env("BIJI_UPLOAD_MAX_PIXELS", "40000000"))
 BIJI_UPLOAD_MAX_FRAMES = int(env("BIJI_UPLOAD_MAX_FRAMES", "100"))
@@ -293,8 +310,13 @@ BIJI_PAGE_SHARED_MAX_AGE = int(env("BIJI_PAGE_SHARED_MAX_AGE", str(BIJI_PAGE_MAX
 # How long the shared page cache keeps an anonymous page (keys follow the content version, so
 # an edit never waits for this); 0 turns the page cache off (conditional GETs still work).
 BIJI_PAGE_CACHE_SECONDS = int(env("BIJI_PAGE_CACHE_SECONDS", "86400"))
+# Feeds may be kept this long by browsers and feed readers (seconds).
+BIJI_FEED_MAX_AGE = int(env("BIJI_FEED_MAX_AGE", "600"))
+# Atom entry ids are tag: URIs on this authority (a host name), so that they survive the blog
+# moving to another host; empty: the host of SITE_URL.
+BIJI_FEED_ID_AUTHORITY = env("BIJI_FEED_ID_AUTHORITY", "")
 # Names this deploy in every cache key and ETag (a git commit, say); empty: a hash of the code,
-# templates and static manifest (blog.release), so a deploy never serves pages of the last one.
+# templates and static manifest (blog.caching.release), so a deploy never serves pages of the last one.
 BIJI_RELEASE = env("BIJI_RELEASE", "")
 
 LOGGING = {

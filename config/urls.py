@@ -6,8 +6,8 @@ from django.urls import include, path, re_path
 from django.views.decorators.cache import cache_control
 from django.views.static import serve
 
-from blog import sitemaps
-from blog.views import robots_txt
+from blog.public import sitemaps
+from blog.public.views import robots_txt
 
 # The admin lives at BIJI_ADMIN_PATH ("admin/" by default): a less guessable address spares
 # the login page most scripted attempts (django-axes throttles the rest).
@@ -15,7 +15,7 @@ ADMIN = settings.BIJI_ADMIN_PATH
 
 urlpatterns = [
     # The editor's preview and upload endpoints, staff only (before the admin's catch-all).
-    path(f"{ADMIN}editor/", include("blog.editor_urls")),
+    path(f"{ADMIN}editor/", include("blog.authoring.editor.urls")),
     path(ADMIN, admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     # The sitemap index, and each section's sitemap in pages of 5,000 URLs (?p=2, …).
@@ -27,7 +27,7 @@ urlpatterns = [
         name="sitemap-section",
     ),
     path("robots.txt", robots_txt, name="robots-txt"),
-    path("", include("blog.feed_urls")),
+    path("", include("blog.public.feeds.urls")),
 ]
 
 if settings.BIJI_SERVE_MEDIA:
@@ -42,4 +42,4 @@ if settings.BIJI_SERVE_MEDIA:
         )
     )
 
-urlpatterns += i18n_patterns(path("", include("blog.urls")), prefix_default_language=False)
+urlpatterns += i18n_patterns(path("", include("blog.public.urls")), prefix_default_language=False)

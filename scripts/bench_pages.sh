@@ -18,4 +18,4 @@ export DJANGO_SECRET_KEY=${DJANGO_SECRET_KEY:-bench-only}
 export DJANGO_ALLOWED_HOSTS=127.0.0.1,localhost
 export DJANGO_LOG_LEVEL=ERROR
 unset REDIS_URL DJANGO_DEBUG
-exec timeout "${BENCH_TIMEOUT:-1800}" .venv/bin/python manage.py benchmark_pages "$@"
+exec timeout "${BENCH_TIMEOUT:-1800}" .venv/bin/python -m benchmarks pages "$@"

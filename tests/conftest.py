@@ -50,10 +50,15 @@ def _test_cache_key_space():
 
 
 @pytest.fixture(scope="session", autouse=True)
-def _collected_static_files():
+def _collected_static_files(tmp_path_factory):
     """Tests render templates with the production static storage (hashed names from a
-    manifest), so a missing or misspelt static file fails a test instead of a deployment."""
-    call_command("collectstatic", interactive=False, verbosity=0)
+    manifest), so a missing or misspelt static file fails a test instead of a deployment.
+
+    Each test process collects into a folder of its own: parallel workers (pytest-xdist)
+    collecting into one folder would replace files under each other's feet."""
+    with override_settings(STATIC_ROOT=tmp_path_factory.mktemp("static")):
+        call_command("collectstatic", interactive=False, verbosity=0)
+        yield
 
 
 @pytest.fixture(autouse=True)

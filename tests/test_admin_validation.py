@@ -137,7 +137,7 @@ def test_a_translation_that_cannot_follow_is_explained(author):
         translation=original,
     )
     make_note(title="Other part", language=Language.ENGLISH, series=series, series_position=3)
-    from blog.admin_conflicts import version_of
+    from blog.models.revisions import version_of
 
     response = author.post(
         reverse("admin:blog_note_change", args=[original.pk]),
@@ -321,7 +321,7 @@ def test_a_new_note_s_slug_is_proposed_short_and_kept_afterwards(author):
     note = Note.objects.get()
     assert note.slug == "diao-du-qi-de-she-ji-yu-shi-xian-cong"
     assert len(note.slug) <= 40
-    from blog.admin_conflicts import version_of
+    from blog.models.revisions import version_of
 
     response = author.post(
         reverse("admin:blog_note_change", args=[note.pk]),

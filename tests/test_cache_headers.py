@@ -3,7 +3,7 @@ previews and share links are never cached."""
 
 import pytest
 
-from blog.preview import make_preview_token
+from blog.models.share_links import make_preview_token
 from tests.factories import make_draft
 
 pytest_plugins = ["tests.site_data"]

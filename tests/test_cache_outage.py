@@ -7,7 +7,8 @@ import pytest
 from django.core.cache import cache
 from django.test import override_settings
 
-from blog import content_version, safe_cache
+from blog.caching import store as safe_cache
+from blog.caching import version as content_version
 from blog.models import SiteSettings
 from tests.redis_server import redis_caches
 
@@ -86,7 +87,7 @@ def test_pages_feeds_and_admin_answer_while_the_cache_is_down(
     assert settings_cached()  # the cache is really in use
 
     redis_cache.stop()
-    with caplog.at_level(logging.WARNING, logger="blog.safe_cache"):
+    with caplog.at_level(logging.WARNING, logger="blog.caching.store"):
         assert statuses(client, PUBLIC) == everything_ok
         assert statuses(client, PUBLIC) == everything_ok
         page = client.get("/").content.decode()
@@ -113,7 +114,7 @@ def test_pages_feeds_and_admin_answer_while_the_cache_is_down(
         response = staff_client.post("/admin/blog/sitesettings/1/change/", form)
         assert response.status_code == 302, response.content.decode()[:2000]
         assert "新标题" in client.get("/").content.decode()
-    warnings = [r for r in caplog.records if r.name == "blog.safe_cache"]
+    warnings = [r for r in caplog.records if r.name == "blog.caching.store"]
     assert warnings, "the outage is logged"
     assert len(warnings) <= 2, "at most once a minute, not once per request"
 

@@ -1,7 +1,7 @@
 """Conditional GETs are answered from the content version before any view runs: one query.
 
 Committed data (``transaction=True``): the validators follow the version, which moves after
-commits; inside a test transaction the middleware steps aside (blog.page_cache).
+commits; inside a test transaction the middleware steps aside (blog.caching.pages).
 """
 
 from datetime import timedelta
@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.utils.http import http_date
 
 from blog.models import SiteSettings
-from blog.views import HomeView
+from blog.public.views import HomeView
 from tests.factories import make_note, make_page, make_series, make_tag
 
 pytestmark = pytest.mark.django_db(transaction=True)

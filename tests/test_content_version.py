@@ -7,7 +7,7 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from blog import content_version
+from blog.caching import version as content_version
 from blog.models import ContentVersion, NavigationLink, Note, SiteSettings, Tag
 from tests.factories import make_note, make_page, make_scheduled, make_series, make_tag
 

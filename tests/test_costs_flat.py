@@ -1,7 +1,7 @@
 """Public pages cost the same number of queries, at most five (six on a few pages with every
 cache empty), however many notes the blog holds: cold (page cache off, caches
 empty), from the page cache (one query) and conditional (one query). Measured with the
-generated blog of the page benchmark (blog.benchdata) at two sizes, with commits, as in
+generated blog of the page benchmark (benchmarks.data) at two sizes, with commits, as in
 production (the page cache and memos step aside in a transaction).
 """
 
@@ -10,7 +10,7 @@ from django.core.cache import caches
 from django.db import connection
 from django.test import override_settings
 
-from blog import benchdata
+from benchmarks import data as benchdata
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -9,8 +9,8 @@ from bs4 import BeautifulSoup
 from django.core.management import call_command
 from django.utils import timezone
 
-from blog.demo.loader import DemoError, parse_document, parse_published
 from blog.models import Language, NavigationLink, Note, Page, Series, SiteSettings, Status, Tag
+from blog.ops.demo.loader import DemoError, parse_document, parse_published
 
 pytestmark = pytest.mark.django_db
 

@@ -6,8 +6,8 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from blog.demo.loader import load_demo
 from blog.models import LegacyPath, Note
+from blog.ops.demo.loader import load_demo
 from blog.porting import frontmatter
 from blog.porting.export import export
 from blog.porting.formats import HEXO, JEKYLL

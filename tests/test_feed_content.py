@@ -5,9 +5,9 @@ import html2text
 import pytest
 from bs4 import BeautifulSoup
 
-from blog.feed_content import feed_html
 from blog.models import Language
 from blog.rendering import render_markdown
+from blog.rendering.feed_html import feed_html
 from tests.factories import make_note
 
 NOTE_URL = "https://blog.example/notes/warp/"

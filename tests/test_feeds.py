@@ -12,8 +12,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from blog.feed_content import feed_html
 from blog.models import Language, Note, SiteSettings
+from blog.rendering.feed_html import feed_html
 from tests.factories import make_draft, make_note, make_scheduled, make_series, make_tag
 
 pytestmark = pytest.mark.django_db

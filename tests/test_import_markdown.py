@@ -213,7 +213,7 @@ def test_admin_page_refuses_zip_slip_and_authors_without_the_add_permission(
 
 
 def test_each_imported_note_gets_a_revision_naming_its_file(tmp_path):
-    from blog.revisions import versions_of
+    from blog.models.revisions import versions_of
 
     site = copy_sample("jekyll", tmp_path)
     import_markdown([site])

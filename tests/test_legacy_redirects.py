@@ -7,7 +7,7 @@ from tests.factories import make_draft, make_note, make_page
 
 pytestmark = pytest.mark.django_db
 
-MIDDLEWARE = "blog.porting.middleware.LegacyRedirectMiddleware"
+MIDDLEWARE = "blog.public.legacy_redirects.LegacyRedirectMiddleware"
 
 
 @pytest.fixture(autouse=True)

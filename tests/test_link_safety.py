@@ -4,7 +4,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from blog.models import NavigationLink, Note, SiteSettings
-from blog.validators import validate_link_url
+from blog.text.validators import validate_link_url
 from tests.factories import make_note
 
 pytestmark = pytest.mark.django_db

@@ -89,7 +89,7 @@ def test_a_series_page_and_the_home_page_keep_their_own_entries(client, notes):
 def test_entries_are_rendered_when_the_cache_is_down(client, notes, monkeypatch):
     from django.core.cache import caches
 
-    from blog import safe_cache
+    from blog.caching import store as safe_cache
 
     def broken(*args, **kwargs):
         raise ConnectionError("cache down")

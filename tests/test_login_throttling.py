@@ -14,7 +14,7 @@ from django.test import RequestFactory
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from blog.middleware import client_ip
+from blog.authoring.login import client_ip
 from tests.factories import make_staff
 
 pytestmark = pytest.mark.django_db

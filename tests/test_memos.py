@@ -1,4 +1,4 @@
-"""Values kept once per content version (blog.version_memo: counts, feed dates, related notes,
+"""Values kept once per content version (blog.caching.memo: counts, feed dates, related notes,
 sitemap dates) follow every change at once, with the page cache off so each page is rebuilt."""
 
 import pytest

@@ -3,7 +3,7 @@ older than the last edit (of any kind), a page in the other language, or a sched
 late.
 
 These tests commit (``transaction=True``): the content version moves after a commit, as it
-does in production; inside a test transaction the cache steps aside (blog.page_cache).
+does in production; inside a test transaction the cache steps aside (blog.caching.pages).
 """
 
 from datetime import timedelta
@@ -15,9 +15,10 @@ from django.test import override_settings
 from django.urls import resolve
 from django.utils import timezone
 
-from blog import page_cache, safe_cache
+from blog.caching import pages as page_cache
+from blog.caching import store as safe_cache
 from blog.models import NavigationLink, SiteSettings
-from blog.preview import make_preview_token
+from blog.models.share_links import make_preview_token
 from tests.factories import make_draft, make_note, make_page, make_scheduled, make_series, make_tag
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -276,7 +277,7 @@ def test_only_a_views_own_parameters_make_a_storable_page(rf):
 
 
 def test_sitemap_index_and_pages_are_cached_conditional_and_follow_edits(client, content):
-    from blog.sitemaps import SiteURLSitemap
+    from blog.public.sitemaps import SiteURLSitemap
 
     make_note(title="第二篇", slug="second")
     with pytest.MonkeyPatch.context() as mp:
@@ -291,7 +292,7 @@ def test_sitemap_index_and_pages_are_cached_conditional_and_follow_edits(client,
 
 
 def test_a_new_release_never_serves_the_last_ones_pages(client, content, settings):
-    from blog import release
+    from blog.caching import release
 
     release.fingerprint.cache_clear()
     try:

@@ -11,7 +11,7 @@ from django.contrib.auth.models import Permission
 from django.test import Client
 from django.urls import reverse
 
-from blog.preview import check_preview_token, make_preview_token
+from blog.models.share_links import check_preview_token, make_preview_token
 from tests.factories import make_draft, make_note, make_page, make_scheduled
 
 pytest_plugins = ["tests.site_data"]

@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from blog import content_version, release
+from blog.caching import release
+from blog.caching import version as content_version
 
 ROOT = Path(__file__).resolve().parent.parent
 

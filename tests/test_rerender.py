@@ -7,7 +7,7 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from blog.models import Note, Page, Series, SiteSettings
-from blog.preview import make_preview_token
+from blog.models.share_links import make_preview_token
 from tests.factories import make_draft, make_note, make_page, make_series
 
 pytestmark = pytest.mark.django_db

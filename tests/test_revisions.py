@@ -6,9 +6,10 @@ import reversion
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from blog.admin_conflicts import version_of
+from blog.models.revisions import version_of
+from blog.authoring.history import snapshot
+from blog.models.revisions import latest_version, recording, tag_names, versions_of
 from blog.models import Note, Status
-from blog.revisions import latest_version, recording, snapshot, tag_names, versions_of
 from tests.factories import make_draft, make_page, make_tag
 
 pytestmark = pytest.mark.django_db

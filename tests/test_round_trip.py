@@ -14,7 +14,7 @@ from django.core.files.base import ContentFile
 from django.core.management import call_command
 from PIL import Image
 
-from blog.demo.loader import load_demo
+from blog.images.uploads import store_image
 from blog.models import (
     ImportedMedia,
     LegacyPath,
@@ -25,10 +25,10 @@ from blog.models import (
     SiteSettings,
     Tag,
 )  # fmt: skip
+from blog.ops.demo.loader import load_demo
 from blog.porting.export import export
 from blog.porting.formats import FORMATS
 from blog.porting.run import import_markdown
-from blog.uploads import store_image
 
 pytestmark = pytest.mark.django_db
 

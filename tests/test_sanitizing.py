@@ -6,7 +6,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from blog.rendering import render_markdown
-from blog.sanitizer import ALLOWED_CLASSES, sanitize_html
+from blog.rendering.sanitizer import ALLOWED_CLASSES, sanitize_html
 
 FORBIDDEN_TAGS = {
     "script", "style", "iframe", "frame", "object", "embed", "applet", "svg", "form", "button",

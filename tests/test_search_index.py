@@ -9,8 +9,8 @@ from django.db import connection
 from django.utils import timezone
 
 from blog.models import Note
+from blog.models.search_document import SearchDocument
 from blog.search import index
-from blog.search.models import SearchDocument
 from blog.search.query import ranked_ids
 from blog.search.text import parse_query
 from tests.factories import make_note, make_tag

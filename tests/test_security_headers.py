@@ -18,7 +18,7 @@ from django.test import Client
 from django.urls import clear_url_caches, reverse
 from django.utils import timezone
 
-from blog.preview import check_preview_token, make_preview_token
+from blog.models.share_links import check_preview_token, make_preview_token
 from tests.factories import make_draft, make_note
 
 ROOT = Path(__file__).resolve().parent.parent

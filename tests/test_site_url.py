@@ -11,7 +11,7 @@ import feedparser
 import pytest
 from django.urls import clear_script_prefix, set_script_prefix
 
-from blog.site_url import absolute_url
+from blog.text.site_url import absolute_url
 from tests.factories import make_note
 
 MOUNTED = "https://example.com/blog"

@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.timezone import localtime
 
 from blog.models import Note
-from blog.sitemaps import SiteURLSitemap
+from blog.public.sitemaps import SiteURLSitemap
 from tests.factories import make_draft, make_note, make_page, make_scheduled, make_series, make_tag
 
 pytest_plugins = ["tests.site_data"]

@@ -2,7 +2,7 @@
 
 import pytest
 
-from blog.slugs import PROPOSED_SLUG_LENGTH, proposed_slug
+from blog.text.slugs import PROPOSED_SLUG_LENGTH, proposed_slug
 
 
 @pytest.mark.parametrize(

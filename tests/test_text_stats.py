@@ -3,7 +3,7 @@
 import pytest
 
 from blog.rendering import render_markdown
-from blog.text_stats import count_han_and_latin, make_excerpt, reading_minutes
+from blog.text.stats import count_han_and_latin, make_excerpt, reading_minutes
 
 ZH_SENTENCE = "并行计算是指同时使用多种计算资源解决计算问题的过程，是提高计算速度的一种有效手段。"
 

@@ -12,7 +12,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from PIL import Image, ImageCms, ImageFile, PngImagePlugin
 
-from blog.uploads import RejectedImage, clean_image
+from blog.images.uploads import RejectedImage, clean_image
 from tests.test_editor import upload
 
 pytestmark = pytest.mark.django_db

@@ -1,9 +1,9 @@
-"""The content version (blog.content_version), with its one row; link fields validate schemes."""
+"""The content version (blog.caching.version), with its one row; link fields validate schemes."""
 
 import django.utils.timezone
 from django.db import migrations, models
 
-import blog.validators
+import blog.text.validators
 
 
 def create_row(apps, schema_editor):
@@ -43,7 +43,7 @@ class Migration(migrations.Migration):
             field=models.CharField(
                 help_text="A path on this site (/series/) or a full URL.",
                 max_length=300,
-                validators=[blog.validators.validate_link_url],
+                validators=[blog.text.validators.validate_link_url],
                 verbose_name="URL",
             ),
         ),
@@ -53,7 +53,7 @@ class Migration(migrations.Migration):
             field=models.URLField(
                 blank=True,
                 max_length=500,
-                validators=[blog.validators.validate_link_url],
+                validators=[blog.text.validators.validate_link_url],
                 verbose_name="original URL",
             ),
         ),

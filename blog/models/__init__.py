@@ -1,9 +1,9 @@
-from ..porting.models import ImportedMedia, LegacyPath
-from ..search.models import SearchDocument
-from .content import ContentVersion
-from .notes import Language, Note, NoteQuerySet, Status
-from .site import NavigationLink, Page, SiteSettings
-from .taxonomy import Series, Tag, TaggedNote
+from blog.models.content import ContentVersion
+from blog.models.imported import ImportedMedia, LegacyPath
+from blog.models.notes import Language, Note, NoteQuerySet, Status
+from blog.models.search_document import SearchDocument
+from blog.models.site import NavigationLink, Page, SiteSettings
+from blog.models.taxonomy import Series, Tag, TaggedNote
 
 __all__ = [
     "ContentVersion",

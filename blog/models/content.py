@@ -5,7 +5,7 @@ from django.utils.translation import gettext_lazy as _
 
 
 class ContentVersion(models.Model):
-    """One row (pk=1), read and bumped through :mod:`blog.content_version`, never directly.
+    """One row (pk=1), read and bumped through :mod:`blog.caching.version`, never directly.
 
     ``value`` grows by one after every committed change of a note, tag, series, page, the site
     settings or the navigation; ``changed_at`` is when it last did.

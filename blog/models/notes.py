@@ -8,12 +8,13 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from markdownx.models import MarkdownxField
 
-from ..bilingual import contents_title
-from ..rendering import make_excerpt, render_markdown
-from ..slugs import ascii_slug, unique_slug
-from ..validators import validate_link_url
-from .rendered import RenderedMarkdownMixin
-from .taxonomy import BilingualTaggableManager, TaggedNote
+from blog.models.rendered import RenderedMarkdownMixin
+from blog.models.taxonomy import BilingualTaggableManager, TaggedNote
+from blog.rendering import render_markdown
+from blog.text.bilingual import contents_title
+from blog.text.slugs import ascii_slug, unique_slug
+from blog.text.stats import make_excerpt
+from blog.text.validators import validate_link_url
 
 
 class Language(models.TextChoices):

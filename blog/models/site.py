@@ -6,13 +6,12 @@ from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 from markdownx.models import MarkdownxField
 
-from .. import content_version, safe_cache
-from ..bilingual import BilingualNameMixin, contents_title, in_interface_language
-from ..rendering import render_markdown
-from ..slugs import ascii_slug, unique_slug
-from ..validators import validate_link_url
-from .notes import Language
-from .rendered import RenderedMarkdownMixin
+from blog.models.notes import Language
+from blog.models.rendered import RenderedMarkdownMixin
+from blog.rendering import render_markdown
+from blog.text.bilingual import BilingualNameMixin, contents_title, in_interface_language
+from blog.text.slugs import ascii_slug, unique_slug
+from blog.text.validators import validate_link_url
 
 
 class PageQuerySet(models.QuerySet):
@@ -66,12 +65,7 @@ class Page(RenderedMarkdownMixin, models.Model):
 
 
 class SiteSettings(RenderedMarkdownMixin, models.Model):
-    """The one row of site-wide settings. Read it with :meth:`load`, which is cached."""
-
-    # v3: one entry per content version (blog.content_version), database alias and version
-    # appended. Old versions' entries expire on their own.
-    CACHE_KEY = "blog:site-settings:v3"
-    CACHE_SECONDS = 24 * 3600
+    """The one row of site-wide settings (:meth:`load`; pages read a cached copy)."""
 
     title = models.CharField(_("site title"), max_length=100, default="笔记 biji")
     tagline_zh = models.CharField(_("Chinese tagline"), max_length=200, blank=True)
@@ -116,31 +110,12 @@ class SiteSettings(RenderedMarkdownMixin, models.Model):
 
     @classmethod
     def load(cls, using=DEFAULT_DB_ALIAS):
-        """The settings, with their links in ``navigation_links``; unsaved defaults when the
-        row does not exist yet.
-
-        Costs the request's content-version query (shared with everything else keyed on it)
-        and a cache read: the copy is kept under the current version, so any committed change
-        reaches every worker at once (a change of the settings or navigation moves the
-        version). When the cache is down or cold, the settings and links are read from the
-        database (two queries): an outage costs speed, never the page.
-        """
-        key = cls._cache_key(using, content_version.current(using).edition)
-        site = safe_cache.get(key)
-        if site is None:
-            site = cls.objects.using(using).filter(pk=1).first() or cls(pk=1)
-            site.navigation_links  # noqa: B018  (loaded now, so it is cached with the settings)
-            safe_cache.set(key, site, timeout=cls.CACHE_SECONDS)
+        """The settings from the database, with their links in ``navigation_links``; unsaved
+        defaults when the row does not exist yet. Pages read the per-version copy instead
+        (:func:`blog.caching.site_settings`)."""
+        site = cls.objects.using(using).filter(pk=1).first() or cls(pk=1)
+        site.navigation_links  # noqa: B018  (loaded now, so a copy of the settings holds them)
         return site
-
-    @classmethod
-    def forget_cached(cls, using=DEFAULT_DB_ALIAS):
-        """Drop the copy kept for the current version (the settings or navigation changed)."""
-        safe_cache.delete(cls._cache_key(using, content_version.current(using).edition))
-
-    @classmethod
-    def _cache_key(cls, using, edition):
-        return f"{cls.CACHE_KEY}:{using}:{edition}"
 
     @cached_property
     def navigation_links(self):

@@ -8,11 +8,11 @@ from markdownx.models import MarkdownxField
 from taggit.managers import TaggableManager
 from taggit.models import NaturalKeyManager, TagBase, TaggedItemBase
 
-from ..bilingual import BilingualNameMixin
-from ..cjk import has_cjk
-from ..rendering import render_markdown
-from ..slugs import ascii_slug, unique_slug
-from .rendered import RenderedMarkdownMixin
+from blog.models.rendered import RenderedMarkdownMixin
+from blog.rendering import render_markdown
+from blog.text.bilingual import BilingualNameMixin
+from blog.text.cjk import has_cjk
+from blog.text.slugs import ascii_slug, unique_slug
 
 
 class TagManager(NaturalKeyManager):

@@ -17,8 +17,8 @@ from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from .formats import FORMATS
-from .run import import_markdown
+from blog.porting.formats import FORMATS
+from blog.porting.run import import_markdown
 
 MAX_FILES = 5000
 MAX_UNPACKED_BYTES = 500 * 1024 * 1024
@@ -96,6 +96,6 @@ def import_markdown_view(request):
 
 
 def _note_opts():
-    from ..models import Note
+    from blog.models import Note
 
     return Note._meta

@@ -18,10 +18,10 @@ from pathlib import Path
 from django.core.files.storage import default_storage
 from django.utils import timezone
 
-from ..models import Language, NavigationLink, Note, Page, Series, SiteSettings, Status, Tag
-from . import frontmatter
-from .formats import HUGO
-from .media import media_prefix
+from blog.models import Language, NavigationLink, Note, Page, Series, SiteSettings, Status, Tag
+from blog.porting import frontmatter
+from blog.porting.formats import HUGO
+from blog.porting.media import media_prefix
 
 MEDIA_REF = r"(?<![\w/])%s([^\s)\"'<>]+)"
 

@@ -21,14 +21,13 @@ from django.db import DatabaseError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from .. import revisions
-from ..models import Note, Page, Status
-from ..models.taxonomy import set_tags
-from .media import MediaStore, is_remote
-from .models import LegacyPath
-from .records import NOTE, PAGE
-from .report import CREATED, SKIPPED, UNCHANGED, UPDATED
-from .terms import find_or_create_series, resolve_tags, store_site_data
+from blog.models import Note, Page, Status, revisions
+from blog.models.imported import LegacyPath
+from blog.models.taxonomy import set_tags
+from blog.porting.media import MediaStore, is_remote
+from blog.porting.records import NOTE, PAGE
+from blog.porting.report import CREATED, SKIPPED, UNCHANGED, UPDATED
+from blog.porting.terms import find_or_create_series, resolve_tags, store_site_data
 
 JEKYLL_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}-")
 NOTE_FIELDS = (
@@ -41,7 +40,7 @@ NOTE_FIELDS = (
 def record_revision(obj, comment, user=None):
     """Record a revision of ``obj`` (a note or page) made by an import.
 
-    After its tags are set, as the admin does (:func:`blog.revisions.recording`); inside the
+    After its tags are set, as the admin does (:func:`blog.authoring.history.recording`); inside the
     file's transaction, so a file rolled back (or a dry run) leaves no revision either.
     """
     revisions.register_models()

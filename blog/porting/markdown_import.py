@@ -24,14 +24,14 @@ from zoneinfo import ZoneInfo
 
 from django.conf import settings
 
-from ..cjk import CJK_RE
-from ..models import Language
-from ..rendering import render_markdown
-from ..slugs import ascii_slug
-from . import body as bodies
-from . import frontmatter
-from .formats import AUTO, FORMATS
-from .records import NOTE, PAGE, NoteRecord, SiteData
+from blog.models import Language
+from blog.porting import body as bodies
+from blog.porting import frontmatter
+from blog.porting.formats import AUTO, FORMATS
+from blog.porting.records import NOTE, PAGE, NoteRecord, SiteData
+from blog.rendering import render_markdown
+from blog.text.cjk import CJK_RE
+from blog.text.slugs import ascii_slug
 
 MARKDOWN_SUFFIXES = {".md", ".markdown", ".mdown"}
 JEKYLL_NAME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})-(.+)$")

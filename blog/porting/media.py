@@ -6,7 +6,7 @@ Rules, in order, for a link target in a body (``![](…)``, ``[](…)``, ``<img 
    report (the author may want copies).
 2. ``/media/<name>`` whose file is in the folder's media directory (what :mod:`.export`
    writes): restored **at the same name** when it passes the editor's verification
-   (:func:`blog.uploads.store_image`, whose re-encoded copy is then deleted) and its
+   (:func:`blog.images.uploads.store_image`, whose re-encoded copy is then deleted) and its
    extension is the detected format's. The bytes
    are kept as they are, not re-encoded: biji wrote them (re-encoding a JPEG again would
    change it, and the round trip must give the same files); served with the extension's
@@ -14,7 +14,7 @@ Rules, in order, for a link target in a body (``![](…)``, ``[](…)``, ``<img 
    name, the image is stored under a new name instead and the link follows.
 3. Any other path, relative to the note's file (a Hugo page bundle, a Hexo asset folder
    named like the post) or site-absolute (``/images/x.png`` in ``static/``, ``source/`` or the
-   folder itself), goes through :func:`blog.uploads.store_image` like an editor upload:
+   folder itself), goes through :func:`blog.images.uploads.store_image` like an editor upload:
    verified, re-encoded, random name. A file that is not an image is reported and its link
    kept.
 
@@ -32,8 +32,8 @@ from django.conf import settings
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 
-from ..uploads import ALLOWED_FORMATS, RejectedImage, store_image
-from .models import ImportedMedia
+from blog.images.uploads import ALLOWED_FORMATS, RejectedImage, store_image
+from blog.models.imported import ImportedMedia
 
 LINK = re.compile(
     r"(?P<bang>!?)\[(?P<text>[^\]\n]*)\]\(\s*(?P<url><[^>\n]+>|[^)\s]+)(?P<rest>[^)\n]*)\)"

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import yaml
 
-from . import markdown_import, wordpress
-from .frontmatter import FrontMatterError
-from .importer import Importer
-from .report import SKIPPED, Progress, Report
+from blog.porting import markdown_import, wordpress
+from blog.porting.frontmatter import FrontMatterError
+from blog.porting.importer import Importer
+from blog.porting.report import SKIPPED, Progress, Report
 
 
 def read_markdown(paths, fmt, report):

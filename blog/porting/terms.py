@@ -7,9 +7,9 @@ series by slug with both names, which is what makes the round trip exact.
 
 from django.db.models import Q
 
-from ..cjk import has_cjk
-from ..models import Series, SiteSettings, Tag
-from ..slugs import ascii_slug
+from blog.models import Series, SiteSettings, Tag
+from blog.text.cjk import has_cjk
+from blog.text.slugs import ascii_slug
 
 SITE_FIELDS = ("title", "tagline_zh", "tagline_en", "author", "description", "footer")
 

@@ -26,10 +26,10 @@ from urllib.parse import unquote, urlsplit
 from defusedxml import ElementTree
 from markdownify import markdownify
 
-from ..slugs import ascii_slug
-from .markdown_import import guess_language, language_code, url_path
-from .records import NOTE, PAGE, NoteRecord
-from .report import SKIPPED
+from blog.porting.markdown_import import guess_language, language_code, url_path
+from blog.porting.records import NOTE, PAGE, NoteRecord
+from blog.porting.report import SKIPPED
+from blog.text.slugs import ascii_slug
 
 NS = {
     "wp": "http://wordpress.org/export/1.2/",

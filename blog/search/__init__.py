@@ -2,23 +2,13 @@
 
 * :mod:`.text`: folding, query parsing, the indexed document (pure functions);
 * :mod:`.highlight`: highlighted titles and snippets of results (pure functions);
-* :mod:`.models`: :class:`SearchDocument`, one row per note, and each database's index on it;
 * :mod:`.backends`: the conditions that match and rank notes, per database (ORM);
 * :mod:`.sql`: the only SQL written by hand, for what Django has no API for (FTS5, ANALYZE);
-* :mod:`.index`: keeping the index in step with notes and tags, and rebuilding it;
-* :mod:`.query`: ranked ids and a page of results, used by the view and the benchmark;
-* :mod:`.views`: :class:`SearchView`, mounted as ``blog:search``.
+* :mod:`.index`: keeping the index (:class:`blog.models.SearchDocument`, one row per note)
+  in step with notes and tags, and rebuilding it;
+* :mod:`.query`: ranked ids and a page of results, used by the search page
+  (:mod:`blog.public.views.search`) and the benchmark;
+* :mod:`.receivers`: the signal receivers, connected by the app's ``ready()``.
+
+May import: :mod:`blog.models`, :mod:`blog.text`.
 """
-
-
-def __getattr__(name):
-    # Imported on first use: blog.models imports .models while the app registry is loading,
-    # which must not pull in the view (and through it forms, templates and other apps).
-    if name == "SearchView":
-        from .views import SearchView
-
-        return SearchView
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-__all__ = ["SearchView"]

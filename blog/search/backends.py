@@ -1,7 +1,7 @@
 """Matching and ranking notes, per database, as ORM conditions on the note's id.
 
 Which index answers a term depends on its kind (:class:`blog.search.text.Kind`) and on the
-database (:mod:`blog.search.models`): on SQLite an FTS5 table (the one piece of raw SQL,
+database (:mod:`blog.models.search_document`): on SQLite an FTS5 table (the one piece of raw SQL,
 :func:`blog.search.sql.fts_ids`), on PostgreSQL a pg_trgm GIN index that ``__contains``
 (``LIKE '%term%'``) uses. Short terms no index can look up (``a调``) are checked with
 ``StrIndex`` (``instr``/``strpos``) on the rows the other terms leave.
@@ -20,9 +20,9 @@ from django.db.models import Case, Q, Value, When
 from django.db.models.functions import StrIndex
 from django.db.models.lookups import GreaterThan
 
-from .models import SearchDocument
-from .sql import FTS_GRAMS, FTS_HEAD, FTS_TEXT, fts_ids, fts_string
-from .text import Kind, cjk_units
+from blog.models.search_document import SearchDocument
+from blog.search.sql import FTS_GRAMS, FTS_HEAD, FTS_TEXT, fts_ids, fts_string
+from blog.search.text import Kind, cjk_units
 
 TITLE_WEIGHT, TAG_WEIGHT, BODY_WEIGHT = 100, 10, 1
 _GRAMS_OF = {"title": "title_grams", "tags": "tag_grams"}

@@ -11,7 +11,7 @@ import re
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from .text import WORD_CHAR, WORD_RE, Kind, fold_with_offsets
+from blog.search.text import WORD_CHAR, WORD_RE, Kind, fold_with_offsets
 
 SNIPPET_CHARS = 140
 

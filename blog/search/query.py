@@ -7,14 +7,12 @@ count comes with them), one for the page's notes with their series, one for thei
 
 from __future__ import annotations
 
-from django.core.paginator import Page, Paginator
 from django.db import DEFAULT_DB_ALIAS, connections
 
-from ..models import Note
-from ..pagination import get_page
-from .backends import backend_for
-from .highlight import highlight, snippet
-from .text import Query, parse_query
+from blog.models import Note
+from blog.search.backends import backend_for
+from blog.search.highlight import highlight, snippet
+from blog.search.text import Query
 
 PER_PAGE = 10
 # A results page shows titles, snippets (from plain_text), dates, series and tags.
@@ -71,16 +69,3 @@ def load_results(note_ids, query: Query, using: str = DEFAULT_DB_ALIAS) -> list[
         note.search_title = highlight(note.title, query.terms)
         note.search_snippet = snippet(note.plain_text, query.terms)
     return results
-
-
-def paginate(note_ids, page_number, per_page: int = PER_PAGE) -> Page:
-    """A page of ids, whatever ``page_number`` is (see :func:`blog.pagination.get_page`)."""
-    return get_page(Paginator(note_ids, per_page), page_number)
-
-
-def search(raw_query, page_number=1, per_page=PER_PAGE, using=DEFAULT_DB_ALIAS):
-    """(parsed query, page of results): everything the search page shows."""
-    query = parse_query(raw_query)
-    page = paginate(ranked_ids(query, using), page_number, per_page)
-    page.object_list = load_results(page.object_list, query, using)
-    return query, page

@@ -6,7 +6,7 @@
 * ``ANALYZE`` after a rebuild.
 
 The FTS5 tables and their triggers are created by migration ``0004_searchdocument`` (see
-:mod:`blog.search.models`). What readers type reaches the database as bound parameters, and
+:mod:`blog.models.search_document`). What readers type reaches the database as bound parameters, and
 inside FTS5 queries as strings quoted by :func:`fts_string`: never as SQL or FTS5 syntax.
 """
 

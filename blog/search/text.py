@@ -29,7 +29,7 @@ import unicodedata
 from dataclasses import dataclass
 from enum import Enum
 
-from ..cjk import CJK_CHARS, CJK_RE
+from blog.text.cjk import CJK_CHARS, CJK_RE
 
 MAX_QUERY_CHARS = 200
 MAX_TERMS = 12

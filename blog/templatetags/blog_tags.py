@@ -12,10 +12,10 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, pgettext
 
-from ..bilingual import html_lang
-from ..list_entries import rendered_entries
-from ..site_url import absolute_url
-from ..validators import safe_url
+from blog.caching import rendered_entries
+from blog.text.bilingual import html_lang
+from blog.text.site_url import absolute_url
+from blog.text.validators import safe_url
 
 register = template.Library()
 
@@ -29,7 +29,7 @@ register.filter("safe_url", safe_url)
 
 @register.simple_tag
 def note_entries(notes, first_number=None, hide_series=False):
-    """Each note's list entry, kept per content version (:mod:`blog.list_entries`)."""
+    """Each note's list entry, kept per content version (:mod:`blog.caching.fragments`)."""
     return rendered_entries(notes, first_number=first_number, hide_series=hide_series)
 
 

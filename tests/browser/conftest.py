@@ -128,7 +128,7 @@ def db(django_db_setup, django_db_blocker):
 
 @pytest.fixture(scope="package")
 def demo(request, db, _collected_static_files):
-    """The demo blog (blog/demo/) behind a live server, once for all the browser tests.
+    """The demo blog (blog/ops/demo/) behind a live server, once for all the browser tests.
 
     The tests only read, so one load serves them all: loaded per test it costs ~0.4 s on
     SQLite and ~1 s on PostgreSQL, with the flush that follows. This is pytest-django's

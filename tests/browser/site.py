@@ -1,4 +1,4 @@
-"""What the browser tests know about the demo blog (blog/demo/) and small page helpers."""
+"""What the browser tests know about the demo blog (blog/ops/demo/) and small page helpers."""
 
 import re
 

@@ -14,7 +14,7 @@ import warnings
 import pytest
 from playwright.sync_api import expect
 
-from .site import FLASH, PAGES, effective_background, in_language, luminance, visit
+from tests.browser.site import FLASH, PAGES, effective_background, in_language, luminance, visit
 
 pytestmark = pytest.mark.browser
 

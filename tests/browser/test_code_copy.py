@@ -6,9 +6,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from blog.demo import loader
-
-from .site import FLASH, visit
+from blog.ops.demo import loader
+from tests.browser.site import FLASH, visit
 
 pytestmark = pytest.mark.browser
 

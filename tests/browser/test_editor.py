@@ -18,8 +18,7 @@ from PIL import Image
 from playwright.sync_api import expect
 
 from blog.models import Note
-
-from .site import FLASH
+from tests.browser.site import FLASH
 
 pytestmark = pytest.mark.browser
 

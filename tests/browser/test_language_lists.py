@@ -5,7 +5,7 @@ carries a marker ("EN" / "中文") that is visible, legible (contrast ≥ 4.5:1 
 in the note's language for the eye and named in the interface's language for a screen
 reader, and that stays inside its list item on a 390 px phone.
 
-What each list must show is worked out from the database (the demo blog, blog/demo/), by the
+What each list must show is worked out from the database (the demo blog, blog/ops/demo/), by the
 rule restated here, not by the queryset under test (``NoteQuerySet.in_interface``): a demo
 edit changes the expectations, never silently the coverage. The tag and series pages are
 the ones that hold a translated pair. Dark pages come from ``prefers-color-scheme: dark``.
@@ -20,8 +20,7 @@ from django.utils import translation
 from playwright.sync_api import expect
 
 from blog.models import Note, SiteSettings
-
-from .site import (
+from tests.browser.site import (
     background_behind,
     contrast_ratio,
     effective_background,

@@ -36,8 +36,8 @@ import time
 
 import pytest
 
-from .conftest import CHROMIUM, ROOT
-from .site import FLASH, in_language
+from tests.browser.conftest import CHROMIUM, ROOT
+from tests.browser.site import FLASH, in_language
 
 pytestmark = pytest.mark.browser
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from .site import FLASH, visit
+from tests.browser.site import FLASH, visit
 
 pytestmark = pytest.mark.browser
 

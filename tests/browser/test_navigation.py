@@ -7,8 +7,15 @@ import pytest
 from playwright.sync_api import expect
 
 from blog.models import Note
-
-from .site import FLASH, FLASH_TITLE, GPU_SERIES, GPU_SERIES_PARTS, SCHEDULED, expect_path, visit
+from tests.browser.site import (
+    FLASH,
+    FLASH_TITLE,
+    GPU_SERIES,
+    GPU_SERIES_PARTS,
+    SCHEDULED,
+    expect_path,
+    visit,
+)
 
 pytestmark = pytest.mark.browser
 

@@ -5,7 +5,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .site import FLASH, FLASH_TITLE, expect_path, visit
+from tests.browser.site import FLASH, FLASH_TITLE, expect_path, visit
 
 pytestmark = pytest.mark.browser
 

@@ -10,7 +10,7 @@ Every request is listed on failure, so a budget overrun names its cause.
 
 import pytest
 
-from .site import FLASH, in_language, visit
+from tests.browser.site import FLASH, in_language, visit
 
 pytestmark = pytest.mark.browser
 

@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .site import FLASH, PAGES, SCHEDULED, in_language, visit
+from tests.browser.site import FLASH, PAGES, SCHEDULED, in_language, visit
 
 pytestmark = pytest.mark.browser
 

@@ -3,7 +3,7 @@
 import pytest
 from playwright.sync_api import expect
 
-from .site import FLASH, effective_background, luminance, visit
+from tests.browser.site import FLASH, effective_background, luminance, visit
 
 pytestmark = pytest.mark.browser
 

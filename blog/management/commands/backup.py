@@ -3,8 +3,8 @@
 from django.core.management.base import BaseCommand, CommandError
 from django.db import DEFAULT_DB_ALIAS
 
-from blog.backup import BackupError, backup
-from blog.backup.postgres import DumpError
+from blog.ops.backup import BackupError, backup
+from blog.ops.backup.postgres import DumpError
 
 
 class Command(BaseCommand):

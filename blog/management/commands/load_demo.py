@@ -1,15 +1,15 @@
-"""``manage.py load_demo``: load the demo blog from ``blog/demo/``; safe to run again."""
+"""``manage.py load_demo``: load the demo blog from ``blog/ops/demo/``; safe to run again."""
 
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
-from blog.demo.loader import DemoError, database_is_empty, load_demo
+from blog.ops.demo.loader import DemoError, database_is_empty, load_demo
 
 
 class Command(BaseCommand):
     help = (
         "Load the demo blog (series, bilingual tags, notes, pages, site settings, navigation) "
-        "from blog/demo/. Idempotent: objects are matched by slug and updated in place."
+        "from blog/ops/demo/. Idempotent: objects are matched by slug and updated in place."
     )
 
     def add_arguments(self, parser):

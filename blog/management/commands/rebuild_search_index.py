@@ -6,8 +6,8 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 from django.db import DEFAULT_DB_ALIAS, connections
 
+from blog.models.search_document import SearchDocument
 from blog.search.index import rebuild
-from blog.search.models import SearchDocument
 
 
 class Command(BaseCommand):

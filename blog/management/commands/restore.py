@@ -3,7 +3,7 @@
 from django.core.management.base import BaseCommand, CommandError
 from django.db import DEFAULT_DB_ALIAS
 
-from blog.backup import ManifestError, RestoreError, restore
+from blog.ops.backup import ManifestError, RestoreError, restore
 
 
 class Command(BaseCommand):

@@ -1,0 +1,22 @@
+"""``python -m benchmarks pages|search [options]``: run a benchmark with the project's settings."""
+
+import os
+import sys
+
+COMMANDS = {"pages": "benchmarks.pages", "search": "benchmarks.search"}
+
+
+def main(argv):
+    if len(argv) < 2 or argv[1] not in COMMANDS:
+        sys.exit(f"usage: python -m benchmarks {{{'|'.join(COMMANDS)}}} [options]")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+    from django.utils.module_loading import import_string
+
+    django.setup()
+    command = import_string(f"{COMMANDS[argv[1]]}.Command")()
+    command.run_from_argv([argv[0], argv[1], *argv[2:]])
+
+
+if __name__ == "__main__":
+    main(sys.argv)

@@ -1,0 +1,434 @@
+"""Where the author writes: notes with the Markdown editor, series, tags, pages, settings.
+
+The author's desk (issue 8): revisions and edit conflicts (blog/authoring/history.py,
+blog/authoring/conflicts.py), the editor widget and friendly validation (blog/authoring/forms.py), the
+media library (blog/authoring/media_library.py). The admin is branded with the site's title.
+"""
+
+from django.conf import settings
+from django.contrib import admin, messages
+from django.db import models
+from django.db.models import Count
+from django.http import HttpResponse, JsonResponse
+from django.shortcuts import redirect
+from django.urls import path, reverse
+from django.utils import timezone
+from django.utils.cache import add_never_cache_headers
+from django.utils.functional import lazy
+from django.utils.html import format_html
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.clickjacking import xframe_options_sameorigin
+from markdownx.models import MarkdownxField
+from taggit.models import Tag as TaggitTag
+
+from blog.authoring.forms import MarkdownEditorWidget, NoteForm, PageForm, note_state_label
+from blog.authoring.history import RevisionAdminMixin
+from blog.authoring.media_library import media_library_view
+from blog.caching import site_settings
+from blog.models import Language, NavigationLink, Note, Page, Series, SiteSettings, Status, Tag
+from blog.models.revisions import recording
+from blog.models.share_links import make_preview_token
+from blog.porting.admin_views import import_markdown_view
+from blog.rendering import render_preview
+from blog.text.bilingual import contents_title, html_lang
+from blog.text.cjk import has_cjk
+from blog.text.site_url import absolute_url
+from blog.text.slugs import proposed_slug, unique_slug
+
+
+def _site_title():
+    site = site_settings()
+    return getattr(site, "title", "") or "biji"
+
+
+# "笔记 biji 管理" / "笔记 biji administration": the site's own title, in the admin's language.
+admin.site.site_header = lazy(
+    lambda: gettext("%(site)s administration") % {"site": _site_title()}, str
+)()
+admin.site.site_title = lazy(_site_title, str)()
+admin.site.index_title = _("Write and manage the blog")
+admin.site.site_url = "/"
+
+# taggit registers an admin for its own Tag model, which biji does not use.
+if admin.site.is_registered(TaggitTag):
+    admin.site.unregister(TaggitTag)
+
+MARKDOWN_EDITOR = {MarkdownxField: {"widget": MarkdownEditorWidget}}
+# A source URL typed without a scheme means https (Django 6's default, adopted now).
+HTTPS_URLS = {models.URLField: {"assume_scheme": "https"}}
+# The preview frame is embedded by the admin's own pages, nowhere else.
+FRAME_POLICY = settings.BIJI_CONTENT_SECURITY_POLICY.replace(
+    "frame-ancestors 'none'", "frame-ancestors 'self'"
+)
+
+
+class AuthorDeskMedia:
+    """On every page of the notes and pages admin (the list too): editor.js clears the
+    browser's autosaved text once the page after a save reports success."""
+
+    css = {"all": ["css/admin-desk.css"]}
+    js = ["js/editor.js"]
+
+
+class StateFilter(admin.SimpleListFilter):
+    title = _("state")
+    parameter_name = "state"
+
+    def lookups(self, request, model_admin):
+        return [
+            ("draft", _("Draft")),
+            ("scheduled", _("Scheduled")),
+            ("published", _("Published")),
+        ]
+
+    def queryset(self, request, queryset):
+        now = timezone.now()
+        if self.value() == "draft":
+            return queryset.filter(status=Status.DRAFT)
+        if self.value() == "scheduled":
+            return queryset.filter(status=Status.PUBLISHED, published_at__gt=now)
+        if self.value() == "published":
+            return queryset.filter(status=Status.PUBLISHED, published_at__lte=now)
+        return queryset
+
+
+class TagFilter(admin.SimpleListFilter):
+    """Tags by their name in the admin's language (the other one beside it)."""
+
+    title = _("tag")
+    parameter_name = "tag"
+
+    def lookups(self, request, model_admin):
+        tags = sorted(Tag.objects.all(), key=lambda tag: tag.display_name.lower())
+        return [(str(tag.pk), tag.both_names) for tag in tags]
+
+    def queryset(self, request, queryset):
+        if self.value() and self.value().isdigit():
+            return queryset.filter(tags__pk=self.value())
+        return queryset
+
+
+@admin.register(Note)
+class NoteAdmin(RevisionAdminMixin, admin.ModelAdmin):
+    form = NoteForm
+    formfield_overrides = {**MARKDOWN_EDITOR, **HTTPS_URLS}
+    Media = AuthorDeskMedia
+    change_list_template = "admin/blog/note/change_list.html"
+    list_display = [
+        "title",
+        "language",
+        "state",
+        "series",
+        "series_position",
+        "published_at",
+        "updated_at",
+    ]
+    list_filter = [StateFilter, "language", "series", TagFilter]
+    search_fields = ["title", "slug", "summary", "body"]
+    date_hierarchy = "published_at"
+    autocomplete_fields = ["series", "translation"]
+    list_select_related = ["series"]
+    readonly_fields = ["word_count", "reading_minutes", "excerpt", "share_link", "updated_at"]
+    actions = ["publish", "publish_now", "unpublish", "render_again"]
+    save_on_top = True
+    fieldsets = [
+        (
+            None,
+            {"fields": ["title", "slug", "language", "body", "summary", "tags", "edit_version"]},
+        ),
+        (_("Publishing"), {"fields": ["status", "published_at", "share_link", "updated_at"]}),
+        (_("Series and translation"), {"fields": ["series", "series_position", "translation"]}),
+        (
+            _("Source of a translated or reposted article"),
+            {
+                "fields": ["source_title", "source_author", "source_url", "source_date"],
+                "classes": ["collapse"],
+            },
+        ),
+        (_("Cover"), {"fields": ["cover", "cover_alt"], "classes": ["collapse"]}),
+        (_("Derived on save"), {"fields": ["excerpt", "word_count", "reading_minutes"]}),
+    ]
+
+    @admin.display(description=_("state"), ordering="published_at")
+    def state(self, note):
+        return note_state_label(note).capitalize()
+
+    @admin.display(description=_("Share a preview"))
+    def share_link(self, note):
+        if note.pk is None or note.is_published():
+            return "—"
+        url = absolute_url(
+            reverse(
+                "blog:note-share", kwargs={"slug": note.slug, "token": make_preview_token(note)}
+            )
+        )
+        days = max(1, settings.BIJI_PREVIEW_MAX_AGE // 86400)
+        help_text = ngettext(
+            "Anyone with this link can read the draft for %(days)d day, until the note changes.",
+            "Anyone with this link can read the draft for %(days)d days, until the note changes.",
+            days,
+        ) % {"days": days}
+        return format_html(
+            '<a class="share-url" href="{0}">{0}</a> '
+            '<button type="button" class="button copy-link" data-copy="{0}" '
+            'data-copied="{1}">{2}</button><div class="help">{3}</div>',
+            url,
+            gettext("Copied"),
+            gettext("Copy the link"),
+            help_text,
+        )
+
+    def _save_each(self, request, notes, comment, change):
+        """Save each note (derived fields, search and caches follow) as one revision."""
+        with recording(request.user, comment):
+            for note in notes:
+                change(note)
+                note.save()
+
+    @admin.action(description=_("Publish the selected notes (at their scheduled time if set)"))
+    def publish(self, request, queryset):
+        notes = list(queryset.exclude(status=Status.PUBLISHED))
+
+        def change(note):
+            note.status = Status.PUBLISHED
+            note.published_at = note.published_at or timezone.now()
+
+        self._save_each(request, notes, gettext("Published (bulk action)"), change)
+        self.message_user(
+            request,
+            ngettext("%d note published.", "%d notes published.", len(notes)) % len(notes),
+            messages.SUCCESS,
+        )
+
+    @admin.action(description=_("Publish the selected notes now"))
+    def publish_now(self, request, queryset):
+        now = timezone.now()
+        notes = [note for note in queryset if not note.is_published()]
+
+        def change(note):
+            note.status = Status.PUBLISHED
+            note.published_at = now
+
+        self._save_each(request, notes, gettext("Published now (bulk action)"), change)
+        self.message_user(
+            request,
+            ngettext("%d note published now.", "%d notes published now.", len(notes)) % len(notes),
+            messages.SUCCESS,
+        )
+
+    @admin.action(description=_("Return the selected notes to draft"))
+    def unpublish(self, request, queryset):
+        notes = list(queryset.filter(status=Status.PUBLISHED))
+
+        def change(note):
+            note.status = Status.DRAFT
+
+        self._save_each(request, notes, gettext("Returned to draft (bulk action)"), change)
+        self.message_user(
+            request,
+            ngettext("%d note returned to draft.", "%d notes returned to draft.", len(notes))
+            % len(notes),
+            messages.SUCCESS,
+        )
+
+    @admin.action(description=_("Render the selected notes again (no date changes)"))
+    def render_again(self, request, queryset):
+        # After a renderer upgrade: the HTML follows, updated_at and share links stay; the
+        # author's text is unchanged, so no revision either.
+        notes = list(queryset)
+        for note in notes:
+            note.render()
+        self.message_user(
+            request,
+            ngettext("%d note rendered again.", "%d notes rendered again.", len(notes))
+            % len(notes),
+            messages.SUCCESS,
+        )
+
+    # --- the editor's endpoints ----------------------------------------------------------
+
+    def get_urls(self):
+        view = self.admin_site.admin_view
+        return [
+            path("editor/frame/", view(self.editor_frame), name="blog_note_editor_frame"),
+            path("editor/preview/", view(self.editor_preview), name="blog_note_editor_preview"),
+            path("editor/slug/", view(self.slug_proposal), name="blog_note_slug"),
+            path("media/", view(self.media_library), name="blog_note_media"),
+            path("import/", view(import_markdown_view), name="blog_note_import"),
+            *super().get_urls(),
+        ]
+
+    def _may_write(self, request):
+        return any(
+            request.user.has_perm(perm)
+            for perm in ("blog.change_note", "blog.add_note", "blog.change_page")
+        )
+
+    @xframe_options_sameorigin
+    def editor_frame(self, request):
+        """The preview's page: the public stylesheet and scripts around an empty article."""
+        if not self._may_write(request):
+            return HttpResponse(status=403)
+        from django.template.response import TemplateResponse
+
+        language = request.GET.get("language") or Language.CHINESE
+        response = TemplateResponse(
+            request, "admin/blog/editor_frame.html", {"content_lang": html_lang(language)}
+        )
+        response["Content-Security-Policy"] = FRAME_POLICY
+        add_never_cache_headers(response)
+        return response
+
+    def editor_preview(self, request):
+        """The body as readers get it: the renderer that stores notes, the note's [TOC]
+        title language included."""
+        if request.method != "POST" or not self._may_write(request):
+            return HttpResponse(status=405 if request.method != "POST" else 403)
+        language = request.POST.get("language") or Language.CHINESE
+        if language not in Language.values:
+            language = Language.CHINESE
+        response = HttpResponse(
+            render_preview(request.POST.get("content", ""), contents_title(language))
+        )
+        add_never_cache_headers(response)
+        return response
+
+    def slug_proposal(self, request):
+        """The slug a new note with this title would get: short, ASCII, free."""
+        if not self._may_write(request):
+            return JsonResponse({}, status=403)
+        slug = unique_slug(
+            proposed_slug(request.GET.get("title", "")[:200]),
+            lambda s: Note.objects.filter(slug=s).exists(),
+        )
+        response = JsonResponse({"slug": slug})
+        add_never_cache_headers(response)
+        return response
+
+    def media_library(self, request):
+        return media_library_view(self, request)
+
+
+class SeriesNoteInline(admin.TabularInline):
+    model = Note
+    fk_name = "series"
+    fields = ["series_position", "title", "language", "state", "published_at"]
+    readonly_fields = ["title", "language", "state", "published_at"]
+    ordering = ["series_position", "published_at"]
+    extra = 0
+    show_change_link = True
+    can_delete = False
+    verbose_name = _("note in this series")
+    verbose_name_plural = _("notes in this series, in order")
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    @admin.display(description=_("state"))
+    def state(self, note):
+        """Drafts and scheduled notes hold their positions too: shown, so none surprises."""
+        return note_state_label(note).capitalize()
+
+
+@admin.register(Series)
+class SeriesAdmin(admin.ModelAdmin):
+    formfield_overrides = MARKDOWN_EDITOR
+    list_display = ["title_zh", "title_en", "slug", "note_count"]
+    search_fields = ["title_zh", "title_en", "slug"]
+    prepopulated_fields = {"slug": ["title_en"]}
+    ordering = ["title_en"]
+    inlines = [SeriesNoteInline]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(note_count=Count("notes"))
+
+    @admin.display(description=_("notes"), ordering="note_count")
+    def note_count(self, series):
+        return series.note_count
+
+
+class NeedsOtherNameFilter(admin.SimpleListFilter):
+    """Tags to finish: typed in Chinese with no English name yet. Latin-script names (CUDA,
+    GPU, Python) read the same in both languages and are not listed."""
+
+    title = _("names")
+    parameter_name = "names"
+
+    def lookups(self, request, model_admin):
+        return [("untranslated", _("Needs a name in the other language"))]
+
+    def queryset(self, request, queryset):
+        if self.value() != "untranslated":
+            return queryset
+        pks = [
+            pk
+            for pk, name, name_zh in Tag.objects.values_list("pk", "name", "name_zh")
+            if not name or has_cjk(name) or (not name_zh and has_cjk(name))
+        ]
+        return queryset.filter(pk__in=pks)
+
+
+@admin.register(Tag)
+class TagAdmin(admin.ModelAdmin):
+    list_display = ["name_zh", "name", "slug", "usage"]
+    list_display_links = ["name_zh", "name"]
+    list_filter = [NeedsOtherNameFilter]
+    search_fields = ["name", "name_zh", "slug"]
+    prepopulated_fields = {"slug": ["name"]}
+    fields = ["name_zh", "name", "slug"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(usage=Count("tagged_notes"))
+
+    def get_form(self, request, obj=None, **kwargs):
+        form = super().get_form(request, obj, **kwargs)
+        # Left empty, the slug comes from the English name, else the Chinese one's pinyin.
+        form.base_fields["slug"].required = False
+        form.base_fields["slug"].help_text = _(
+            "ASCII, used in URLs. Left empty, it is made from the English name, or from the "
+            "Chinese name's pinyin."
+        )
+        return form
+
+    @admin.display(description=_("notes"), ordering="usage")
+    def usage(self, tag):
+        return tag.usage
+
+
+@admin.register(Page)
+class PageAdmin(RevisionAdminMixin, admin.ModelAdmin):
+    form = PageForm
+    formfield_overrides = MARKDOWN_EDITOR
+    Media = AuthorDeskMedia
+    list_display = ["title", "slug", "language", "is_published", "updated_at"]
+    list_filter = ["is_published", "language"]
+    search_fields = ["title", "body"]
+    fields = ["title", "slug", "language", "is_published", "body", "edit_version"]
+
+
+class NavigationLinkInline(admin.TabularInline):
+    model = NavigationLink
+    extra = 1
+    fields = ["position", "label_zh", "label_en", "url"]
+
+
+@admin.register(SiteSettings)
+class SiteSettingsAdmin(admin.ModelAdmin):
+    """One row: the list page goes straight to it, and it can be neither added twice nor
+    deleted."""
+
+    inlines = [NavigationLinkInline]
+    fields = ["title", "tagline_zh", "tagline_en", "author", "description", "footer"]
+
+    def has_add_permission(self, request):
+        return not SiteSettings.objects.exists()
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def changelist_view(self, request, extra_context=None):
+        site = SiteSettings.objects.first()
+        if site is None:
+            return redirect("admin:blog_sitesettings_add")
+        return redirect("admin:blog_sitesettings_change", site.pk)

@@ -1,0 +1,10 @@
+from django.urls import path
+
+from blog.authoring.editor import views as editor
+
+app_name = "editor"
+
+urlpatterns = [
+    path("preview/", editor.preview, name="preview"),
+    path("upload/", editor.upload, name="upload"),
+]

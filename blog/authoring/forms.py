@@ -1,0 +1,258 @@
+"""The admin's forms for notes and pages: the Markdown editor, the edit version, friendly errors.
+
+* :class:`MarkdownEditorWidget`: the textarea with a small translated toolbar, a preview frame
+  that loads the public stylesheet and scripts, an autosave key and a place for the upload
+  errors. ``static/js/editor.js`` drives it; without JavaScript it is a plain textarea.
+* :class:`EditVersionFormMixin`: the form carries the version (``updated_at``) it was opened
+  at; a save over a newer version is refused with the author's text kept (see
+  :mod:`blog.authoring.conflicts`).
+* :class:`NoteForm`: a short slug proposed from the title, tags shown in the admin's language,
+  a series position already taken named with its holder and the next free position.
+"""
+
+import json
+
+from django import forms
+from django.core.files.base import ContentFile
+from django.core.files.uploadedfile import UploadedFile
+from django.db import models
+from django.urls import NoReverseMatch, reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext as _
+from markdownx.widgets import AdminMarkdownxWidget
+from taggit.forms import TagWidget
+
+from blog.authoring.conflicts import EditVersionFormMixin
+from blog.images.uploads import RejectedImage, clean_image
+from blog.models import Note, Page
+from blog.text.bilingual import in_interface_language
+from blog.text.slugs import proposed_slug, unique_slug
+
+# (action, label, shortcut as aria-keyshortcuts spells it)
+TOOLBAR = [
+    ("bold", lambda: _("Bold"), "Control+B"),
+    ("link", lambda: _("Link"), "Control+K"),
+    ("code", lambda: _("Code block"), "Control+Alt+C"),
+    ("math", lambda: _("Math"), "Control+Alt+M"),
+    ("image", lambda: _("Image"), "Control+Alt+I"),
+    ("table", lambda: _("Table"), "Control+Alt+T"),
+    ("footnote", lambda: _("Footnote"), "Control+Alt+F"),
+    ("toc", lambda: _("Table of contents"), "Control+Alt+O"),
+]
+
+
+def editor_texts():
+    """What editor.js says, in the admin's language (it has no catalogue of its own)."""
+    return {
+        "bold": _("bold text"),
+        "link": _("link text"),
+        "language": _("language"),
+        "code": _("code"),
+        "alt": _("describe the image"),
+        "footnote": _("footnote text"),
+        "column": _("Column"),
+        "cell": _("cell"),
+        "uploading": _("Uploading the image…"),
+        "uploadFailed": _("The image could not be uploaded. Try again."),
+        "restorePrompt": _("This browser kept text you had not saved (%(time)s)."),
+        "restore": _("Restore it"),
+        "discard": _("Discard it"),
+        "restored": _("Unsaved text restored."),
+    }
+
+
+def _preview_urls():
+    try:
+        return reverse("admin:blog_note_editor_frame"), reverse("admin:blog_note_editor_preview")
+    except NoReverseMatch:  # the admin is not mounted (a form used on its own)
+        return "", ""
+
+
+class MarkdownEditorWidget(AdminMarkdownxWidget):
+    """The Markdown textarea with toolbar, preview frame and upload messages.
+
+    django-markdownx's own script is not loaded: editor.js owns the textarea (preview,
+    drop and paste, toolbar, autosave), posting to biji's staff-only endpoints. The textarea
+    keeps markdownx's class and attributes, so its upload endpoint setting still applies.
+    """
+
+    def __init__(self, attrs=None, language_field="language"):
+        super().__init__(attrs)
+        self.language_field = language_field
+
+    @property
+    def media(self):
+        return forms.Media(
+            css={"all": ["css/editor-preview.css", "css/admin-desk.css"]}, js=["js/editor.js"]
+        )
+
+    # markdownx's template wraps the textarea in div.markdownx with a preview div for its own
+    # script, which is not loaded: the textarea alone, with markdownx's attributes.
+    template_name = "django/forms/widgets/textarea.html"
+
+    def render(self, name, value, attrs=None, renderer=None):
+        attrs = {**(attrs or {}), "data-editor-field": name}
+        textarea = super().render(name, value, attrs, renderer)
+        frame_url, preview_url = _preview_urls()
+        buttons = format_html(
+            "".join(
+                '<button type="button" class="editor-button" data-action="{}" '
+                'aria-keyshortcuts="{}" title="{} ({})">{}</button>'
+                for _item in TOOLBAR
+            ),
+            *[
+                part
+                for action, label, keys in TOOLBAR
+                for part in (action, keys, label(), keys.replace("Control", "Ctrl"), label())
+            ],
+        )
+        return format_html(
+            '<div class="biji-editor" data-preview-url="{preview}" data-frame-url="{frame}" '
+            'data-language-field="{language}" data-texts="{texts}">'
+            '<div class="editor-toolbar" role="toolbar" aria-label="{toolbar}" '
+            'aria-controls="{id}">{buttons}'
+            '<input type="file" class="editor-file" accept="image/jpeg,image/png,image/webp,'
+            'image/gif" hidden tabindex="-1" aria-hidden="true"></div>'
+            '<div class="editor-autosave" role="status" hidden></div>'
+            '<p class="editor-message errornote" role="alert" hidden></p>'
+            '<div class="editor-panes">{textarea}'
+            '<iframe class="editor-preview" title="{preview_title}" src="{frame}" '
+            'tabindex="-1"></iframe></div></div>',
+            preview=preview_url,
+            frame=frame_url,
+            language=self.language_field,
+            texts=json.dumps(editor_texts(), ensure_ascii=False),
+            toolbar=_("Markdown formatting"),
+            id=attrs.get("id", ""),
+            buttons=buttons,
+            textarea=textarea,
+            preview_title=_("Preview as readers will see it"),
+        )
+
+
+class BilingualTagWidget(TagWidget):
+    """Tags as the author typed them, in the admin's language; a Chinese-only tag (no
+    English name yet) shows its Chinese name and resolves back to itself."""
+
+    def format_value(self, value):
+        if value is not None and not isinstance(value, str):
+            names = []
+            for tag in value:
+                tag = getattr(tag, "tag", tag)
+                name = in_interface_language(tag.name_zh, tag.name)
+                names.append(f'"{name}"' if "," in name or " " in name else name)
+            value = ", ".join(sorted(names))
+        return super(TagWidget, self).format_value(value)
+
+
+def _form_field(field, **kwargs):
+    # A source URL typed without a scheme means https (Django 6's default, adopted now).
+    if isinstance(field, models.URLField):
+        kwargs.setdefault("assume_scheme", "https")
+    return field.formfield(**kwargs)
+
+
+class NoteForm(EditVersionFormMixin, forms.ModelForm):
+    """The note's change form. A new cover image is verified and re-encoded like an editor
+    upload (:mod:`blog.images.uploads`): raster formats only, size, pixel and frame limits, no
+    EXIF (GPS, camera, serial), no comments, orientation applied, stored under a random name
+    with the extension of the detected format instead of the author's file name."""
+
+    class Meta:
+        model = Note
+        formfield_callback = _form_field
+        fields = [
+            *("title", "slug", "language", "body", "summary", "tags", "status", "published_at"),
+            *("series", "series_position", "translation", "source_title", "source_author"),
+            *("source_url", "source_date", "cover", "cover_alt"),
+        ]
+        widgets = {"body": MarkdownEditorWidget, "tags": BilingualTagWidget}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if "slug" in self.fields and self.instance.pk is None:
+            # editor.js fills the field as the title is typed; the author may change it.
+            self.fields["slug"].widget.attrs.update(
+                {"data-slug-from": "title", "data-slug-url": _slug_url()}
+            )
+            self.fields["slug"].help_text = _(
+                "Proposed from the title (English words, else pinyin; at most 40 characters). "
+                "Change it now if you like: it never changes after the first save."
+            )
+
+    def clean_cover(self):
+        cover = self.cleaned_data.get("cover")
+        if not isinstance(cover, UploadedFile):
+            return cover  # unchanged (the stored file), cleared (False) or empty
+        try:
+            image = clean_image(cover)
+        except RejectedImage as error:
+            raise forms.ValidationError(str(error), code="invalid_image") from error
+        return ContentFile(image.data, name=image.random_name())
+
+    def clean_slug(self):
+        slug = self.cleaned_data.get("slug", "")
+        if slug:
+            return slug
+        if self.instance.pk is not None and self.instance.slug:
+            return self.instance.slug  # an emptied slug does not move the note's URL
+        return unique_slug(
+            proposed_slug(self.data.get(self.add_prefix("title"), "")),
+            lambda s: Note.objects.filter(slug=s).exclude(pk=self.instance.pk).exists(),
+        )
+
+    def clean(self):
+        cleaned = super().clean()
+        series, position = cleaned.get("series"), cleaned.get("series_position")
+        language = cleaned.get("language")
+        if series is not None and position is not None and language:
+            holder = self.instance.position_holder(series.pk, language, position)
+            if holder is not None:
+                self.add_error("series_position", self._position_taken(holder, series, language))
+        return cleaned
+
+    def _position_taken(self, holder, series, language):
+        taken = set(
+            Note.objects.filter(series=series, language=language)
+            .exclude(pk=self.instance.pk)
+            .values_list("series_position", flat=True)
+        )
+        free = holder.series_position + 1
+        while free in taken:
+            free += 1
+        return forms.ValidationError(
+            format_html(
+                _(
+                    "Position {position} is held by “<a href='{url}'>{title}</a>” ({state}). "
+                    "The next free position is {free}."
+                ),
+                position=holder.series_position,
+                url=reverse("admin:blog_note_change", args=[holder.pk]),
+                title=holder.title,
+                state=note_state_label(holder),
+                free=free,
+            ),
+            code="series_position_taken",
+        )
+
+
+def note_state_label(note):
+    if note.is_published():
+        return _("published")
+    if note.is_scheduled:
+        return _("scheduled")
+    return _("draft")
+
+
+def _slug_url():
+    try:
+        return reverse("admin:blog_note_slug")
+    except NoReverseMatch:
+        return ""
+
+
+class PageForm(EditVersionFormMixin, forms.ModelForm):
+    class Meta:
+        model = Page
+        fields = ["title", "slug", "language", "is_published", "body"]
+        widgets = {"body": MarkdownEditorWidget}

@@ -1,0 +1,35 @@
+"""What readers are served from: the content version and everything keyed by it.
+
+One front door for the rest of biji. The rule for trusting a copy is defined once
+(:mod:`.keys`): a copy is used only under the key of the content state it was made at, so an
+edit, a deploy or a scheduled note coming due gives new keys and nothing is ever invalidated
+by hand.
+
+* :func:`current_state` (:mod:`.version`): the content version, one query a request;
+  :func:`bump_after_commit` moves it (receivers in :mod:`.receivers`);
+* :func:`memoised` (:mod:`.memo`): a value computed once per state (counts, dates);
+* :func:`rendered_entries` (:mod:`.fragments`): list entries rendered once per state and
+  language, shared by every list that shows a note;
+* :func:`site_settings` (:mod:`.site_settings`): the settings' copy every page reads;
+* :mod:`.pages`: the middleware answering conditional GETs and serving anonymous pages from
+  the shared page cache (configured in settings.MIDDLEWARE);
+* :mod:`.store`: cache reads and writes that never fail (an outage costs speed, not pages);
+* :mod:`.release`: the deploy's fingerprint, part of every key and ETag.
+
+May import: :mod:`blog.models`, :mod:`blog.text`, :mod:`blog.rendering`.
+"""
+
+from blog.caching.fragments import rendered_entries
+from blog.caching.memo import memoised
+from blog.caching.site_settings import site_settings
+from blog.caching.version import bump, bump_after_commit
+from blog.caching.version import current as current_state
+
+__all__ = [
+    "bump",
+    "bump_after_commit",
+    "current_state",
+    "memoised",
+    "rendered_entries",
+    "site_settings",
+]

@@ -1,0 +1,23 @@
+"""Values computed once per content state: counts and dates that would otherwise read every
+note on every request (tag counts, archive months, list totals, feed dates).
+
+``memoised(name, compute)`` keeps ``compute()``'s result in the shared cache under the current
+state's key (:func:`blog.caching.keys.versioned_key`), so the first request after a change pays
+for it and every other request, in every worker, reads it. With the cache down, the value is
+computed every time.
+"""
+
+from blog.caching import store
+from blog.caching.keys import versioned_key
+
+TIMEOUT = 86400
+_MISSING = object()
+
+
+def memoised(name, compute, timeout=TIMEOUT):
+    key = versioned_key("memo", name)
+    value = store.get(key, _MISSING)
+    if value is _MISSING:
+        value = compute()
+        store.set(key, value, timeout)
+    return value

@@ -1,0 +1,50 @@
+"""What this deploy serves: a fingerprint of the code, templates, translations and static files.
+
+Every cached copy of what readers see (pages, memoised counts, the site settings' copy) and every
+ETag is keyed by the content version (:mod:`blog.caching.version`), which moves when content
+changes. A deploy changes pages without touching content: new templates, a new stylesheet under
+a new fingerprinted name, new translations. With a cache that outlives the processes (Redis),
+pages rendered by the previous release would be served, linking to static files the new
+release no longer has, until the next edit. The fingerprint is part of the version's key, so
+a deploy starts with a fresh set of keys, as an edit does.
+
+It is ``BIJI_RELEASE`` when set (a git commit, a package version), else a hash of the files
+under ``blog/``, ``config/`` and ``templates/`` that shape a response, and of the static files'
+manifest (their fingerprinted names); computed once per process (~145 files, a few ms).
+"""
+
+import hashlib
+from functools import cache
+from pathlib import Path
+
+from django.conf import settings
+
+SOURCES = ("blog", "config", "templates")
+SUFFIXES = {".py", ".html", ".txt", ".xml", ".mo"}
+MANIFEST = "staticfiles.json"  # ManifestStaticFilesStorage's, in STATIC_ROOT
+
+
+@cache
+def fingerprint() -> str:
+    """A short text naming this release (cached for the life of the process)."""
+    configured = settings.BIJI_RELEASE
+    if configured:
+        return configured
+    return digest_of(Path(settings.BASE_DIR), Path(settings.STATIC_ROOT) / MANIFEST)
+
+
+def digest_of(base: Path, manifest: Path) -> str:
+    digest = hashlib.blake2b(digest_size=6)
+    for path in sorted(_sources(base)):
+        digest.update(path.relative_to(base).as_posix().encode())
+        digest.update(path.read_bytes())
+    if manifest.is_file():
+        digest.update(manifest.read_bytes())
+    return digest.hexdigest()
+
+
+def _sources(base):
+    for folder in SOURCES:
+        for path in (base / folder).rglob("*"):
+            if path.suffix in SUFFIXES and path.is_file() and "__pycache__" not in path.parts:
+                yield path

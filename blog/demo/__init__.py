@@ -1,5 +1,0 @@
-"""The demo blog, as data: notes and pages in Markdown files, the rest in :mod:`blog.demo.site`.
-
-``manage.py load_demo`` loads it (see :mod:`blog.demo.loader`). Everything here is original
-demo writing; the real blog's snapshot in ``../shared/seed`` stays test data only.
-"""

@@ -1,0 +1,138 @@
+"""Revisions of notes and pages: what is versioned, how a revision is recorded, restored.
+
+The admin's history, diff and restore pages are :mod:`blog.authoring.history`.
+
+Why django-reversion rather than django-simple-history:
+
+* it records only inside ``reversion.create_revision()`` blocks, so biji decides what a
+  revision is: an author's save in the admin, a bulk action, an import, a restore — never a
+  re-render (``Note.render()``) or a search-index write;
+* one revision groups every object of one save: the note *and* its tags at that moment
+  (``follow=("tags",)``), with the user and a comment, where simple-history writes one row
+  per model per save into a mirror table and handles taggit's through model poorly;
+* its tables are its own (no historical copy of every blog model to migrate with each field
+  change), and reading a version back is ``Version.field_dict``.
+
+Its own admin (``VersionAdmin``) reverts with raw saves, which would store the old HTML as it
+was and put ``updated_at`` back in time (breaking share links and edit conflicts). Restoring
+here sets the author's fields on the current object and calls ``save()``: the Markdown is
+rendered again, ``updated_at`` moves, and the restore is itself a new revision.
+
+Bulk actions and imports record revisions with :func:`recording`::
+
+    with recording(request.user, "Imported from Hugo"):
+        note.save()
+"""
+
+from contextlib import contextmanager
+
+import reversion
+from django.db import transaction
+from django.utils.translation import gettext as _
+from reversion.models import Version
+
+from blog.models.notes import Note
+from blog.models.site import Page
+from blog.models.taxonomy import Tag, set_tags
+
+# What a restore puts back: the author's writing. Status, dates, slug (URLs stay stable),
+# series and translation links stay as they are now.
+RESTORED_FIELDS = {
+    Note: (
+        "title",
+        "summary",
+        "body",
+        "source_title",
+        "source_author",
+        "source_url",
+        "source_date",
+        "cover_alt",
+    ),
+    Page: ("title", "body"),
+}
+
+
+def version_of(obj) -> str:
+    """The edit version of ``obj``: its ``updated_at`` in microseconds, "" before saving.
+
+    Every author's save moves it (the admin form, bulk actions, a restore, an import); a
+    re-render does not. Edit conflicts compare it (:mod:`blog.authoring.conflicts`).
+    """
+    updated = getattr(obj, "updated_at", None)
+    if obj.pk is None or updated is None:
+        return ""
+    return str(int(updated.timestamp() * 1_000_000))
+
+
+def register_models():
+    """Register the versioned models (idempotent; called when the admin loads)."""
+    if not reversion.is_registered(Tag):
+        reversion.register(Tag, fields=["name", "name_zh", "slug"])
+    if not reversion.is_registered(Note):
+        reversion.register(Note, exclude=Note.derived_fields, follow=("tags",))
+    if not reversion.is_registered(Page):
+        reversion.register(Page, exclude=Page.derived_fields)
+
+
+@contextmanager
+def recording(user=None, comment="", manual=False):
+    """A revision for every versioned object saved inside the block (nested: the outer one).
+
+    A note's version holds its tags as they are when it is added to the revision: at its
+    ``save()``. Code that sets tags *after* saving passes ``manual=True`` and calls
+    ``reversion.add_to_revision(note)`` once the tags are set (as the admin and restores do).
+    """
+    with reversion.create_revision(manage_manually=manual):
+        if user is not None and getattr(user, "is_authenticated", False):
+            reversion.set_user(user)
+        if comment:
+            reversion.set_comment(comment)
+        yield
+
+
+def versions_of(obj):
+    return (
+        Version.objects.get_for_object(obj)
+        .select_related("revision__user")
+        .order_by("-revision__date_created", "-pk")
+    )
+
+
+def latest_version(obj):
+    return versions_of(obj).first()
+
+
+def tag_names(version):
+    """The tags a note had in ``version``, by display name, sorted."""
+    names = []
+    for tag_version in version.revision.version_set.filter(
+        content_type__app_label="blog", content_type__model="tag"
+    ):
+        data = tag_version.field_dict
+        names.append(data.get("name") or data.get("name_zh") or "")
+    return sorted(filter(None, names))
+
+
+def restore(obj, version, user):
+    """Put the author's fields of ``version`` back on ``obj`` and save: a new revision, the
+    Markdown rendered again, ``updated_at`` moved."""
+    stored = version.field_dict
+    for field in RESTORED_FIELDS[type(obj)]:
+        if field in stored:
+            setattr(obj, field, stored[field])
+    when = version.revision.date_created
+    comment = _("Restored the version of %(date)s") % {"date": when.strftime("%Y-%m-%d %H:%M")}
+    with transaction.atomic(), recording(user, comment, manual=True):
+        obj.save()
+        if isinstance(obj, Note):
+            pks = [
+                int(v.object_id)
+                for v in version.revision.version_set.filter(
+                    content_type__app_label="blog", content_type__model="tag"
+                )
+            ]
+            existing = list(Tag.objects.filter(pk__in=pks))
+            missing = set(tag_names(version)) - {str(tag) for tag in existing}
+            set_tags(obj, existing + Tag.objects.resolve(sorted(missing)))
+        reversion.add_to_revision(obj)  # with its restored tags
+    return obj

@@ -1,0 +1,115 @@
+"""Online backups and restores: ``manage.py backup DIR`` / ``manage.py restore DIR``.
+
+A backup directory holds:
+
+* ``data.json``: the portable dump (:mod:`.portable`) read from one consistent snapshot of
+  the database while the site serves; what ``restore`` loads, into SQLite or PostgreSQL
+  whichever the backup came from;
+* ``db.sqlite3`` (SQLite, through the online backup API) or ``db.pgdump`` (PostgreSQL,
+  ``pg_dump -Fc`` when it is installed): the native copy, for restoring by hand;
+* ``media/``: every file under ``MEDIA_ROOT``;
+* ``manifest.json``: the SHA-256 of every file above, the database engine, the migrations
+  applied, and the row counts. ``restore`` checks every hash before it touches anything.
+"""
+
+import json
+import time
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management import call_command
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.migrations.recorder import MigrationRecorder
+from django.utils import timezone
+
+from blog.caching import version as content_version
+from blog.ops.backup import files, portable, postgres, sqlite
+from blog.ops.backup.files import ManifestError
+from blog.ops.backup.portable import RestoreError
+from blog.ops.backup.snapshot import read_snapshot
+
+__all__ = ["BackupError", "ManifestError", "RestoreError", "backup", "restore"]
+
+
+class BackupError(Exception):
+    pass
+
+
+def _applied_migrations(using):
+    recorder = MigrationRecorder(connections[using])
+    return sorted(f"{app}.{name}" for app, name in recorder.applied_migrations())
+
+
+def backup(directory, *, using=DEFAULT_DB_ALIAS, media_root=None):
+    """Write a backup of the database ``using`` and of ``media_root`` into ``directory``
+    (new or empty). Returns the manifest."""
+    directory = Path(directory)
+    if directory.exists() and any(directory.iterdir()):
+        raise BackupError(f"{directory} is not empty: give a new directory per backup.")
+    directory.mkdir(parents=True, exist_ok=True)
+    connection = connections[using]
+    started = time.monotonic()
+    native = None
+    if connection.vendor == "sqlite":
+        native = "db.sqlite3"
+        sqlite.snapshot_file(using, directory / native)
+    elif connection.vendor == "postgresql" and postgres.pg_dump_available():
+        native = "db.pgdump"
+        postgres.pg_dump(using, directory / native)
+    with read_snapshot(using):
+        taken_at = timezone.now()
+        migrations = _applied_migrations(using)
+        with open(directory / "data.json", "w", encoding="utf-8") as stream:
+            counts = portable.dump(stream, using)
+    media = files.copy_media(media_root or settings.MEDIA_ROOT, directory / "media")
+    manifest = {
+        "format": portable.FORMAT,
+        "created_at": taken_at.isoformat(),
+        "engine": connection.vendor,
+        "native": native,
+        "migrations": migrations,
+        "rows": counts,
+        "media": media,
+        "seconds": round(time.monotonic() - started, 3),
+    }
+    return files.write_manifest(directory, manifest)
+
+
+def restore(directory, *, using=DEFAULT_DB_ALIAS, media_root=None, force=False, migrate=True):
+    """Restore a backup into the database ``using`` (migrated first) and ``media_root``.
+
+    Refuses a database that holds content unless ``force``, which replaces it. Afterwards
+    the search index is rebuilt and the content version moves (every cached copy is stale).
+    """
+    manifest = files.read_manifest(directory)  # every hash checked first
+    if manifest.get("format") != portable.FORMAT:
+        raise RestoreError(f"Not a biji backup format: {manifest.get('format')!r}")
+    if migrate:
+        call_command("migrate", database=using, interactive=False, verbosity=0)
+    newer = set(manifest.get("migrations", [])) - set(_applied_migrations(using))
+    if newer:
+        raise RestoreError(
+            "The backup comes from a newer schema (migrations unknown here: "
+            + ", ".join(sorted(newer)[:5])
+            + "). Restore with the code that made it."
+        )
+    present = portable.rows_present(using)
+    if present and not force:
+        raise RestoreError(
+            "The database is not empty (" + ", ".join(present[:6]) + "): restore into an "
+            "empty database, or pass --force to replace its content."
+        )
+    with open(Path(directory) / "data.json", encoding="utf-8") as stream:
+        data = json.load(stream)
+    counts = portable.load(data, using, replace=bool(present))
+    media = files.restore_media(directory, media_root or settings.MEDIA_ROOT, manifest["media"])
+    try:
+        call_command("rebuild_search_index", database=using, verbosity=0)
+    except Exception as error:  # noqa: BLE001 (the content is back; say what to run)
+        raise RestoreError(
+            f"Restored, but rebuilding the search index failed ({error}): run "
+            "`manage.py rebuild_search_index`."
+        ) from error
+    finally:
+        content_version.bump(using)
+    return {"rows": counts, "media": media}

@@ -1,0 +1,204 @@
+"""Read the demo files and load them into the database, idempotently.
+
+A note or page file starts with a strict front-matter block::
+
+    ---
+    title: CUDA warp 调度
+    slug: cuda-warp-scheduling
+    language: zh-hans
+    status: published
+    published: 2025-05-18 21:40
+    series: gpu-notes
+    position: 1
+    tags: gpu, cuda, scheduling
+    ---
+    Markdown body…
+
+One ``key: value`` per line, known keys only, no repeats; ``published`` is a local time in
+``settings.TIME_ZONE`` or ``+30d`` (that many days from the load, on the hour: a scheduled
+note). Tags and series are named by slug and must exist in :mod:`blog.ops.demo.site`. Of two
+notes that are translations of each other, only one names the other (``translation:``).
+
+Loading upserts everything by slug (pk 1 for the site settings, URL for navigation links)
+and saves each object whole, so derived fields such as ``body_html`` are always rebuilt.
+"""
+
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from blog.models import Language, NavigationLink, Note, Page, Series, SiteSettings, Status, Tag
+from blog.models.taxonomy import set_tags
+from blog.ops.demo import site
+
+DEMO_DIR = Path(__file__).resolve().parent
+NOTE_KEYS = {
+    "title", "slug", "language", "status", "published", "series", "position", "tags",
+    "summary", "translation", "source_title", "source_author", "source_url", "source_date",
+}  # fmt: skip
+NOTE_REQUIRED = {"title", "slug", "language", "status"}
+PAGE_KEYS = {"title", "slug", "language", "published"}
+PAGE_REQUIRED = {"title", "slug", "language"}
+LINE = re.compile(r"^([a-z_]+): ?(.*)$")
+RELATIVE = re.compile(r"^\+(\d+)d$")
+
+
+class DemoError(ValueError):
+    """A demo file is malformed; the message names the file."""
+
+
+@dataclass
+class Document:
+    name: str
+    meta: dict
+    body: str
+
+
+def parse_document(text, name, allowed, required):
+    """Split ``text`` into its front matter (a dict of strings) and its Markdown body."""
+    lines = text.replace("\r\n", "\n").split("\n")
+    if lines[0] != "---":
+        raise DemoError(f"{name}: must start with a '---' line")
+    try:
+        end = lines.index("---", 1)
+    except ValueError:
+        raise DemoError(f"{name}: front matter has no closing '---' line") from None
+    meta = {}
+    for number, line in enumerate(lines[1:end], start=2):
+        match = LINE.match(line)
+        if not match:
+            raise DemoError(f"{name}:{number}: expected 'key: value', got {line!r}")
+        key, value = match[1], match[2].strip()
+        if key not in allowed:
+            raise DemoError(f"{name}:{number}: unknown key {key!r}")
+        if key in meta:
+            raise DemoError(f"{name}:{number}: repeated key {key!r}")
+        meta[key] = value
+    if missing := sorted(k for k in required if not meta.get(k)):
+        raise DemoError(f"{name}: missing {', '.join(missing)}")
+    if meta["language"] not in Language.values:
+        raise DemoError(f"{name}: language must be one of {Language.values}")
+    body = "\n".join(lines[end + 1 :]).strip("\n") + "\n"
+    return Document(name, meta, body)
+
+
+def parse_published(value, now, name):
+    """``2025-05-18 21:40`` (local time) or ``+30d`` → an aware datetime; "" → None."""
+    if not value:
+        return None
+    if match := RELATIVE.match(value):
+        on_the_hour = now.replace(minute=0, second=0, microsecond=0)
+        return on_the_hour + timedelta(days=int(match[1]), hours=1)
+    try:
+        naive = datetime.strptime(value, "%Y-%m-%d %H:%M")
+    except ValueError:
+        raise DemoError(f"{name}: published must be 'YYYY-MM-DD HH:MM' or '+Nd'") from None
+    return naive.replace(tzinfo=ZoneInfo(settings.TIME_ZONE))
+
+
+def read_documents(folder, allowed, required):
+    paths = sorted((DEMO_DIR / folder).glob("*.md"))
+    return [parse_document(p.read_text("utf-8"), p.name, allowed, required) for p in paths]
+
+
+def upsert(model, lookup, values):
+    """Like ``update_or_create``, but validates and saves the whole object, so that what
+    ``save()`` derives (body HTML, excerpt…) is written even when the row already exists."""
+    obj = model.objects.filter(**lookup).first() or model(**lookup)
+    for field, value in values.items():
+        setattr(obj, field, value)
+    obj.full_clean()
+    obj.save()
+    return obj
+
+
+def note_values(doc, now, series, notes):
+    meta, name = doc.meta, doc.name
+    if meta["status"] not in Status.values:
+        raise DemoError(f"{name}: status must be one of {Status.values}")
+    published_at = parse_published(meta.get("published", ""), now, name)
+    if meta["status"] == Status.PUBLISHED and published_at is None:
+        raise DemoError(f"{name}: a published note needs a published date")
+    if bool(meta.get("series")) != bool(meta.get("position")):
+        raise DemoError(f"{name}: series and position go together")
+    if meta.get("translation") and meta["translation"] not in notes:
+        raise DemoError(f"{name}: translation {meta['translation']!r} is not loaded before it")
+    source_date = meta.get("source_date")
+    return {
+        "title": meta["title"],
+        "language": meta["language"],
+        "status": meta["status"],
+        "published_at": published_at,
+        "body": doc.body,
+        "summary": meta.get("summary", ""),
+        "series": series[meta["series"]] if meta.get("series") else None,
+        "series_position": int(meta["position"]) if meta.get("position") else None,
+        "translation": notes[meta["translation"]] if meta.get("translation") else None,
+        "source_title": meta.get("source_title", ""),
+        "source_author": meta.get("source_author", ""),
+        "source_url": meta.get("source_url", ""),
+        "source_date": date.fromisoformat(source_date) if source_date else None,
+    }
+
+
+def load_page(doc):
+    published = doc.meta.get("published", "yes")
+    if published not in ("yes", "no"):
+        raise DemoError(f"{doc.name}: a page's published is 'yes' or 'no'")
+    values = {"title": doc.meta["title"], "language": doc.meta["language"], "body": doc.body}
+    return upsert(Page, {"slug": doc.meta["slug"]}, {**values, "is_published": published == "yes"})
+
+
+def database_is_empty():
+    """No notes, pages or series: nothing an author could have written yet."""
+    return not (Note.objects.exists() or Page.objects.exists() or Series.objects.exists())
+
+
+@transaction.atomic
+def load_demo(now=None):
+    """Load (or reload) the whole demo; return the loaded objects' counts by kind."""
+    now = now or timezone.now()
+    series = {s["slug"]: upsert(Series, {"slug": s["slug"]}, s) for s in site.SERIES}
+    tags = {
+        slug: upsert(Tag, {"slug": slug}, {"name": name, "name_zh": name_zh})
+        for slug, name, name_zh in site.TAGS
+    }
+    docs = read_documents("notes", NOTE_KEYS, NOTE_REQUIRED)
+    # A note that names its translation is loaded after that translation.
+    docs.sort(key=lambda d: bool(d.meta.get("translation")))
+    notes = {}
+    for doc in docs:
+        slug = doc.meta["slug"]
+        if slug in notes:
+            raise DemoError(f"{doc.name}: slug {slug!r} is used twice")
+        tag_slugs = [t.strip() for t in doc.meta.get("tags", "").split(",") if t.strip()]
+        if unknown := [t for t in tag_slugs if t not in tags]:
+            raise DemoError(f"{doc.name}: unknown tags {unknown}")
+        note_tags = [tags[t] for t in tag_slugs]
+        notes[slug] = upsert(Note, {"slug": slug}, note_values(doc, now, series, notes))
+        set_tags(notes[slug], note_tags)
+    pages = [load_page(doc) for doc in read_documents("pages", PAGE_KEYS, PAGE_REQUIRED)]
+    settings_row = upsert(SiteSettings, {"pk": 1}, site.SITE)
+    links = [
+        upsert(NavigationLink, {"site": settings_row, "url": url}, {
+            "position": position, "label_zh": label_zh, "label_en": label_en,
+        })
+        for position, label_zh, label_en, url in site.NAVIGATION
+    ]  # fmt: skip
+    published = Note.objects.filter(pk__in=[n.pk for n in notes.values()]).published()
+    return {
+        "notes": len(notes),
+        "published": published.count(),
+        "drafts": sum(n.status == Status.DRAFT for n in notes.values()),
+        "scheduled": sum(n.is_scheduled for n in notes.values()),
+        "tags": len(tags),
+        "series": len(series),
+        "pages": len(pages),
+        "links": len(links),
+    }

@@ -1,0 +1,312 @@
+"""Full-content RSS 2.0 and Atom 1.0 feeds: everything, per tag, per series, per language.
+
+Plain :class:`~django.contrib.syndication.views.Feed` subclasses, one per scope, each with an
+Atom twin that only sets ``feed_type``. HTTP caching (Last-Modified, ETag, Cache-Control) is
+added around them in :mod:`blog.public.feeds.urls`.
+
+* Every URL, including links and images in the content, is built on ``settings.SITE_URL``
+  (:func:`blog.text.site_url.absolute_url`), never the request's host: a cached feed is right
+  whoever fetched it.
+* Entry ids are tag URIs, ``tag:<SITE_URL host>,<created date>:note:<pk>``, unchanged by edits
+  of the title or slug. ``settings.BIJI_FEED_ID_AUTHORITY`` may pin the host if the blog moves.
+* A tag is ONE category with both names, English first: "Scheduling / 调度". One category per
+  tag keeps readers' tag lists right; the fixed order gives it the same string in every feed.
+* A feed is written in a fixed language (a language feed in its own, others in LANGUAGE_CODE),
+  not the reader's Accept-Language: the bytes depend on the database only; the ETag is stable.
+* Items come from ``item_*`` methods, never templates, which run context processors per item.
+* :meth:`NoteFeed.last_modified` dates a feed from its URL alone (one aggregate query),
+  so If-Modified-Since is answered before the feed is built. Renaming only a tag or the site
+  settings moves no note date; the content's ETag and ``max-age`` bound that staleness.
+"""
+
+import re
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.contrib.syndication.views import Feed
+from django.db.models import Max, QuerySet
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils import feedgenerator, translation
+from django.utils.html import escape
+from django.utils.translation import gettext_lazy as _
+
+from blog.caching import site_settings
+from blog.models import Language, Note, Series, SiteSettings, Tag
+from blog.rendering.feed_html import feed_html
+from blog.text.site_url import absolute_url
+
+FEED_SIZE = 20
+CONTENT_NS = "http://purl.org/rss/1.0/modules/content/"
+# Not allowed in XML 1.0; Django's writer raises on them (one pasted into a title = a 500).
+XML_INVALID = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+# An empty feed still needs a date (Atom <updated>); "now" would change the ETag every request.
+EMPTY_FEED_DATE = datetime(2000, 1, 1, tzinfo=UTC)
+
+
+def xml_text(text):
+    return XML_INVALID.sub("", str(text or ""))
+
+
+def note_tag_uri(note):
+    host = urlsplit(settings.SITE_URL).hostname
+    authority = settings.BIJI_FEED_ID_AUTHORITY or host
+    return f"tag:{authority},{note.created_at.astimezone(UTC).date().isoformat()}:note:{note.pk}"
+
+
+def tag_category(tag):
+    # English first, no empty or repeated name: a tag still waiting for its English name is
+    # "调度", not " / 调度".
+    return xml_text(" / ".join(name for name in dict.fromkeys((tag.name, tag.name_zh)) if name))
+
+
+class BijiFeedMixin:
+    """What both writers add to Django's: a stable date and the author on every entry."""
+
+    def latest_post_date(self):
+        return super().latest_post_date() if self.items else EMPTY_FEED_DATE
+
+    def add_item(self, *args, author_name=None, **kwargs):
+        # The blog has one author: each entry names the feed's (read once per request in
+        # get_object), so no item method needs the site settings.
+        super().add_item(*args, author_name=author_name or self.feed["author_name"], **kwargs)
+
+
+class ContentRssFeed(BijiFeedMixin, feedgenerator.Rss201rev2Feed):
+    def rss_attributes(self):
+        return {**super().rss_attributes(), "xmlns:content": CONTENT_NS}
+
+    def add_item_elements(self, handler, item):
+        super().add_item_elements(handler, item)
+        handler.addQuickElement("content:encoded", item["content"])
+
+
+class ContentAtomFeed(BijiFeedMixin, feedgenerator.Atom1Feed):
+    def item_attributes(self, item):
+        # A mixed feed holds both languages; each entry says which one it is in.
+        return {"xml:lang": item["language"]}
+
+    def add_item_elements(self, handler, item):
+        super().add_item_elements(handler, item)
+        handler.addQuickElement("content", item["content"], {"type": "html"})
+
+
+@dataclass(frozen=True)
+class Scope:
+    """One request's feed: the ``obj`` Django passes to the feed-level methods.
+
+    The Feed instance is the view, shared by every request, so what one request loads (the
+    site settings, the tag or series) lives here, never on ``self``.
+    """
+
+    site: SiteSettings
+    language: str  # the feed's own language, or LANGUAGE_CODE for mixed feeds
+    feed_url: str
+    notes: QuerySet  # the published notes in scope, unordered and unsliced
+    subject: Tag | Series | None = None  # what a tag or series feed is about
+
+
+class NoteFeed(Feed):
+    """The latest published notes of a scope, full content. Subclasses narrow the scope and
+    name it in ``title_text`` and ``description_text`` (interpolated with :meth:`names`)."""
+
+    feed_type = ContentRssFeed
+    title_text = None  # None: the site's title alone
+    description_text = _("The latest notes from %(site)s.")
+
+    # From the URL's arguments alone, before anything is loaded: Last-Modified, the response's
+    # Content-Language and get_object all use these, so they always describe the same feed.
+
+    def note_filter(self, **url_kwargs):
+        return {}
+
+    def feed_language(self, **url_kwargs):
+        return settings.LANGUAGE_CODE
+
+    def scope_notes(self, **url_kwargs):
+        # The one published rule: no drafts, nothing scheduled.
+        return Note.objects.published().filter(**self.note_filter(**url_kwargs))
+
+    def last_modified(self, request, **url_kwargs):
+        """Newest publication or edit in the scope, or None when it is empty (one query).
+
+        The ``last_modified_func`` of ``condition()`` in :mod:`blog.public.feeds.urls`: it runs before
+        get_object, so it loads nothing else. ``published_at`` counts too: a scheduled note was
+        last edited before it went live.
+        """
+        notes = self.scope_notes(**url_kwargs)
+        dates = notes.aggregate(edited=Max("updated_at"), published=Max("published_at"))
+        return max(filter(None, dates.values()), default=None)
+
+    # Django's Feed API.
+
+    def get_object(self, request, **url_kwargs):
+        return Scope(
+            site=site_settings(),  # once per request, not once per item
+            language=self.feed_language(**url_kwargs),
+            feed_url=absolute_url(request.path),
+            notes=self.scope_notes(**url_kwargs),
+        )
+
+    def get_feed(self, obj, request):
+        # Strings and reversed links in the feed's language, not the reader's (see above).
+        with translation.override(obj.language):
+            return super().get_feed(obj, request)
+
+    def items(self, scope):
+        # Series joined and tags in one more query: the count never grows with the items.
+        # The Markdown source and search text are large and unused here. pk breaks ties,
+        # so the order (and the ETag) is stable.
+        notes = scope.notes.for_listing().defer("body", "plain_text", "toc_html")
+        return notes.order_by("-published_at", "-pk")[:FEED_SIZE]
+
+    # Feed level. Strings are interpolated here, inside get_feed's translation.override.
+
+    def names(self, scope):
+        return {"site": scope.site.title}
+
+    def title(self, scope):
+        return xml_text(
+            self.title_text % self.names(scope) if self.title_text else scope.site.title
+        )
+
+    def description(self, scope):
+        return xml_text(self.description_text % self.names(scope))
+
+    def link(self, scope):
+        # Reversed inside get_feed's override: the English feed links to the /en/ pages.
+        return absolute_url(reverse("blog:home"))
+
+    def feed_url(self, scope):
+        return scope.feed_url
+
+    # The Atom feed id is its self URL, not its page: the all and Chinese feeds share a page.
+    feed_guid = feed_url
+
+    def author_name(self, scope):
+        return xml_text(scope.site.author or scope.site.title)
+
+    # Item level: plain methods, no templates, no request, no queries.
+
+    def item_title(self, note):
+        # Plain text, escaped once by the XML writer (Django's default escapes it twice).
+        return xml_text(note.title)
+
+    def item_description(self, note):
+        # RSS <description> and Atom <summary type="html"> are HTML; the excerpt is text.
+        return xml_text(escape(note.excerpt)) or None
+
+    def item_link(self, note):
+        # A note's page in its own language's interface: /en/notes/… for an English note.
+        with translation.override(note.language):
+            return absolute_url(note.get_absolute_url())
+
+    def item_guid(self, note):
+        return note_tag_uri(note)
+
+    item_guid_is_permalink = False
+
+    def item_pubdate(self, note):
+        return note.published_at
+
+    def item_updateddate(self, note):
+        # Never before publication: a scheduled note was saved before it went live.
+        return max(note.updated_at, note.published_at)
+
+    def item_categories(self, note):
+        return sorted(tag_category(tag) for tag in note.tags.all())
+
+    def item_extra_kwargs(self, note):
+        return {
+            "content": xml_text(feed_html(note.body_html, self.item_link(note))),
+            "language": note.language,
+        }
+
+
+class LatestNotesFeed(NoteFeed):
+    def description(self, scope):
+        # The author's own description, when written, describes the whole blog best.
+        own = scope.site.description or scope.site.tagline
+        return xml_text(own) if own else super().description(scope)
+
+
+class TagNotesFeed(NoteFeed):
+    title_text = _("%(site)s · %(tag)s")
+    description_text = _("The latest notes tagged “%(tag)s” on %(site)s.")
+
+    def note_filter(self, slug):
+        return {"tags__slug": slug}
+
+    def get_object(self, request, slug):
+        tag = get_object_or_404(Tag, slug=slug)
+        return replace(super().get_object(request, slug=slug), subject=tag)
+
+    def names(self, scope):
+        return {**super().names(scope), "tag": scope.subject.both_names}
+
+    def link(self, scope):
+        return absolute_url(scope.subject.get_absolute_url())
+
+
+class SeriesNotesFeed(NoteFeed):
+    title_text = _("%(site)s · %(series)s")
+    description_text = _("The latest parts of the series “%(series)s” on %(site)s.")
+
+    def note_filter(self, slug):
+        return {"series__slug": slug}
+
+    def get_object(self, request, slug):
+        series = get_object_or_404(Series, slug=slug)
+        return replace(super().get_object(request, slug=slug), subject=series)
+
+    def names(self, scope):
+        return {**super().names(scope), "series": scope.subject.both_names}
+
+    def link(self, scope):
+        return absolute_url(scope.subject.get_absolute_url())
+
+
+class LanguageNotesFeed(NoteFeed):
+    """A reader's feed in one language, with the lists' language rule: a translated pair
+    once, in this language; notes with no version in it in their own language, unless the
+    site settings leave them out. Described in that language."""
+
+    title_text = _("%(site)s · %(language)s")
+    description_text = _("The latest notes in %(language)s on %(site)s.")
+
+    def scope_notes(self, language, others=True):
+        # Last-Modified covers the other-language notes whatever the settings say: a date
+        # that is sometimes newer than needed costs a 200, never a stale 304.
+        return Note.objects.published().in_interface(language, others=others)
+
+    def feed_language(self, language):
+        return language
+
+    def get_object(self, request, language):
+        if language not in Language.values:
+            raise Http404("No feed for this language.")
+        scope = super().get_object(request, language=language)
+        notes = self.scope_notes(language, others=scope.site.show_other_languages)
+        return replace(scope, notes=notes)
+
+    def names(self, scope):
+        return {**super().names(scope), "language": Language(scope.language).label}
+
+
+class LatestNotesAtomFeed(LatestNotesFeed):
+    feed_type = ContentAtomFeed
+
+
+class TagNotesAtomFeed(TagNotesFeed):
+    feed_type = ContentAtomFeed
+
+
+class SeriesNotesAtomFeed(SeriesNotesFeed):
+    feed_type = ContentAtomFeed
+
+
+class LanguageNotesAtomFeed(LanguageNotesFeed):
+    feed_type = ContentAtomFeed

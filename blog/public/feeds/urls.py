@@ -1,0 +1,60 @@
+"""Feeds live outside i18n_patterns: a subscriber's URL never depends on the interface language.
+
+Each feed is wrapped for HTTP caching with Django's own tools, outermost first:
+
+* ``cache_control``: ``public, max-age=BIJI_FEED_MAX_AGE`` (600 s) on every answer, 304s included.
+* ``condition(last_modified_func=feed.last_modified)``: one aggregate query dates the feed from
+  its URL and answers If-Modified-Since with 304 before the feed is built (HTTP ignores the date
+  when If-None-Match is sent; then the content decides). The date is kept once per content
+  version (blog.caching.memo); blog.caching.pages answers most conditional requests before this.
+* ``ConditionalGetMiddleware`` (settings.MIDDLEWARE) hashes the built feed into its ETag and
+  answers a matching If-None-Match with 304.
+"""
+
+from django.conf import settings
+from django.urls import path
+from django.views.decorators.cache import cache_control
+from django.views.decorators.http import condition
+
+from blog.caching import memoised
+from blog.public.feeds import notes as feeds
+
+app_name = "feeds"
+
+
+def cached(feed):
+    """``feed`` (a Feed instance) as a view with Last-Modified, ETag and Cache-Control."""
+
+    def view(request, **url_kwargs):
+        response = feed(request, **url_kwargs)
+        # Django's Feed dates a response by its newest item (the epoch-2000 placeholder for an
+        # empty feed); drop it so condition() sets the scope's date, the one it compares with
+        # If-Modified-Since, and none at all for an empty feed.
+        del response.headers["Last-Modified"]
+        response.headers["Content-Language"] = feed.feed_language(**url_kwargs)
+        return response
+
+    def last_modified(request, **url_kwargs):
+        # An aggregate over the scope's notes: once per content version and URL.
+        return memoised(
+            f"feed-date:{request.path}", lambda: feed.last_modified(request, **url_kwargs)
+        )
+
+    view = condition(last_modified_func=last_modified)(view)
+    return cache_control(public=True, max_age=settings.BIJI_FEED_MAX_AGE)(view)
+
+
+urlpatterns = [
+    path("feed/", cached(feeds.LatestNotesFeed()), name="all-rss"),
+    path("feed/atom/", cached(feeds.LatestNotesAtomFeed()), name="all-atom"),
+    path("tags/<slug:slug>/feed/", cached(feeds.TagNotesFeed()), name="tag-rss"),
+    path("tags/<slug:slug>/feed/atom/", cached(feeds.TagNotesAtomFeed()), name="tag-atom"),
+    path("series/<slug:slug>/feed/", cached(feeds.SeriesNotesFeed()), name="series-rss"),
+    path("series/<slug:slug>/feed/atom/", cached(feeds.SeriesNotesAtomFeed()), name="series-atom"),
+    path("lang/<str:language>/feed/", cached(feeds.LanguageNotesFeed()), name="language-rss"),
+    path(
+        "lang/<str:language>/feed/atom/",
+        cached(feeds.LanguageNotesAtomFeed()),
+        name="language-atom",
+    ),
+]

@@ -1,0 +1,75 @@
+"""Site-wide response policies: security headers Django 5.2 lacks, and the URL decides the
+interface language."""
+
+from django.conf import settings
+from django.middleware.locale import LocaleMiddleware
+from django.utils import translation
+from django.utils.cache import patch_vary_headers
+
+
+def admin_prefix():
+    """The admin's path, ``/admin/`` unless ``BIJI_ADMIN_PATH`` says otherwise."""
+    return "/" + settings.BIJI_ADMIN_PATH
+
+
+# Powerful browser features no biji page uses, refused to the page and to anything it embeds.
+# Only feature names Chromium and Firefox know, so browsers log no warning about the header.
+PERMISSIONS_POLICY = ", ".join(
+    f"{feature}=()"
+    for feature in (
+        "accelerometer",
+        "camera",
+        "display-capture",
+        "geolocation",
+        "gyroscope",
+        "hid",
+        "magnetometer",
+        "microphone",
+        "midi",
+        "payment",
+        "serial",
+        "usb",
+    )
+)
+
+
+class ContentSecurityPolicyMiddleware:
+    """Content-Security-Policy and Permissions-Policy on every response."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        response.headers.setdefault(
+            "Content-Security-Policy", settings.BIJI_CONTENT_SECURITY_POLICY
+        )
+        response.headers.setdefault("Permissions-Policy", PERMISSIONS_POLICY)
+        return response
+
+
+class URLLocaleMiddleware(LocaleMiddleware):
+    """The public site's language comes from its URL alone: ``/…`` is Chinese, ``/en/…`` English.
+
+    Django's LocaleMiddleware marks every unprefixed response ``Vary: Accept-Language``, which
+    splits what a cache or CDN can share, although with ``prefix_default_language=False`` the
+    language of such a URL never depends on it. Here neither header nor cookie changes a public
+    response, feeds and sitemap included. The admin instead follows the author's browser
+    language (or the language cookie), which Django would pin to the default language.
+    """
+
+    def process_request(self, request):
+        if request.path_info.startswith(admin_prefix()):
+            language = translation.get_language_from_request(request)
+        else:
+            language = (
+                translation.get_language_from_path(request.path_info) or settings.LANGUAGE_CODE
+            )
+        translation.activate(language)
+        request.LANGUAGE_CODE = translation.get_language()
+
+    def process_response(self, request, response):
+        if request.path_info.startswith(admin_prefix()):
+            patch_vary_headers(response, ["Accept-Language"])
+        response.headers.setdefault("Content-Language", translation.get_language())
+        return response

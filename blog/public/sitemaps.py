@@ -1,0 +1,203 @@
+"""The sitemap: published notes, tags and series with published notes, published pages and
+the section indexes. URLs are absolute on ``settings.SITE_URL`` (:func:`blog.text.site_url.absolute_url`,
+the joiner the pages and feeds use), whatever Host asked.
+
+``/sitemap.xml`` is a sitemap index (:func:`index`) naming one sitemap per section
+(``/sitemap-notes.xml``, …), each served by Django's ``sitemap`` view in pages of at most
+:attr:`SiteURLSitemap.limit` URLs (``?p=2``…): a crawler, and the page cache, handle a
+bounded page whatever the size of the blog. Each entry of the index carries the newest
+``lastmod`` of the URLs on that very page.
+
+A note is listed once, in the interface of its own language (its translation is listed as a
+note of its own); indexes, tags, series and pages are listed in every interface language with
+hreflang alternates.
+"""
+
+from urllib.parse import urlsplit
+
+from django.contrib.sitemaps import Sitemap
+from django.contrib.sitemaps.views import SitemapIndexItem, x_robots_tag
+from django.db.models import Max
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils import translation
+from django.utils.functional import cached_property
+from django.views.decorators.cache import cache_control
+from django.views.decorators.http import require_safe
+
+from blog.caching import memoised
+from blog.models import Note, Page, Series, Tag
+from blog.text.site_url import absolute_url
+
+
+def newest(dates):
+    return max(filter(None, dates), default=None)
+
+
+class SiteURLSitemap(Sitemap):
+    """Locations are exactly :func:`absolute_url` of each item's path.
+
+    Django writes ``protocol://domain`` + ``location(item)``: the scheme and host come from
+    SITE_URL, and :meth:`location` returns the rest of ``absolute_url(path)``, the SITE_URL
+    path prefix included (once, whether or not ``reverse()`` already added it). Subclasses
+    give the path in :meth:`path`.
+    """
+
+    # URLs per sitemap page: well under the protocol's 50,000, so that building one page
+    # stays cheap (a page is rendered in one go on a cache miss).
+    limit = 5000
+
+    @property
+    def protocol(self):
+        return urlsplit(absolute_url("/")).scheme
+
+    def get_domain(self, site=None):
+        return urlsplit(absolute_url("/")).netloc
+
+    def location(self, item):
+        parts = urlsplit(absolute_url(self.path(item)))
+        return parts._replace(scheme="", netloc="").geturl()
+
+    def path(self, item):
+        return item.get_absolute_url()
+
+    def page_lastmods(self):
+        """The newest ``lastmod`` of each page's URLs, page by page (none: nothing to list)."""
+        items = list(self._items())
+        return [
+            newest(self._get("lastmod", item) for item in items[start : start + self.limit])
+            for start in range(0, len(items), self.limit)
+        ]
+
+
+class BilingualSitemap(SiteURLSitemap):
+    i18n = True
+    alternates = True
+    x_default = True
+
+
+class NoteSitemap(SiteURLSitemap):
+    changefreq = "monthly"
+    priority = 0.8
+
+    def items(self):
+        return Note.objects.published().only("slug", "language", "updated_at").order_by("pk")
+
+    def path(self, note):
+        with translation.override(note.language):
+            return note.get_absolute_url()
+
+    def lastmod(self, note):
+        return note.updated_at
+
+    def page_lastmods(self):
+        # The dates alone, in the pages' order: one light query instead of the notes.
+        dates = list(self.items().values_list("updated_at", flat=True))
+        return [
+            max(dates[start : start + self.limit]) for start in range(0, len(dates), self.limit)
+        ]
+
+
+class TagSitemap(BilingualSitemap):
+    changefreq = "weekly"
+    priority = 0.4
+
+    def items(self):
+        return (
+            Tag.objects.filter(tagged_notes__content_object__in=Note.objects.published())
+            .annotate(latest=Max("tagged_notes__content_object__updated_at"))
+            .order_by("slug")
+        )
+
+    def lastmod(self, tag):
+        return tag.latest
+
+
+class SeriesSitemap(BilingualSitemap):
+    changefreq = "weekly"
+    priority = 0.6
+
+    def items(self):
+        return (
+            Series.objects.filter(notes__in=Note.objects.published())
+            .annotate(latest=Max("notes__updated_at"))
+            .order_by("slug")
+        )
+
+    def lastmod(self, series):
+        return max(filter(None, (series.latest, series.updated_at)), default=None)
+
+
+class PageSitemap(BilingualSitemap):
+    changefreq = "monthly"
+    priority = 0.5
+
+    def items(self):
+        return Page.objects.published().order_by("slug")
+
+    def lastmod(self, page):
+        return page.updated_at
+
+
+class SectionSitemap(BilingualSitemap):
+    """The home page and the indexes of tags, series and the archive."""
+
+    changefreq = "daily"
+    priority = 0.7
+
+    def items(self):
+        return ["blog:home", "blog:series-list", "blog:tag-list", "blog:archive"]
+
+    def path(self, name):
+        return reverse(name)
+
+    def lastmod(self, name):
+        return self.newest_note_change
+
+    @cached_property
+    def newest_note_change(self):
+        """When the notes these lists show last changed: the newest edit or publication of a
+        published note (stored dates, so a restored blog gives the same sitemap)."""
+
+        def compute():
+            dates = Note.objects.published().aggregate(Max("updated_at"), Max("published_at"))
+            return newest(dates.values())
+
+        return memoised("sitemap-sections-lastmod", compute)
+
+
+SITEMAPS = {
+    "sections": SectionSitemap,
+    "notes": NoteSitemap,
+    "series": SeriesSitemap,
+    "tags": TagSitemap,
+    "pages": PageSitemap,
+}
+
+
+def page_lastmods(sitemaps):
+    """``{section: [lastmod of page 1, of page 2, …]}``, once per content version."""
+    return memoised(
+        "sitemap-pages",
+        lambda: {section: sitemap().page_lastmods() for section, sitemap in sitemaps.items()},
+    )
+
+
+@require_safe
+@cache_control(public=True, max_age=3600)
+@x_robots_tag
+def index(request, sitemaps=SITEMAPS):
+    """``/sitemap.xml``: every page of every section's sitemap, with its ``lastmod``.
+
+    Django's own index view names the sitemaps on the host the request came to; this one on
+    ``SITE_URL``, like every URL inside them. Sections with nothing published are left out.
+    """
+    entries = []
+    for section, lastmods in page_lastmods(sitemaps).items():
+        location = absolute_url(reverse("sitemap-section", kwargs={"section": section}))
+        for number, lastmod in enumerate(lastmods, start=1):
+            url = location if number == 1 else f"{location}?p={number}"
+            entries.append(SitemapIndexItem(url, lastmod))
+    return TemplateResponse(
+        request, "sitemap_index.xml", {"sitemaps": entries}, content_type="application/xml"
+    )

@@ -1,0 +1,30 @@
+"""Public pages, mounted under i18n_patterns: /… in Chinese, /en/… in English."""
+
+from django.urls import path
+
+from blog.public import views
+
+app_name = "blog"
+
+urlpatterns = [
+    path("", views.HomeView.as_view(), name="home"),
+    path("notes/<slug:slug>/", views.NoteDetailView.as_view(), name="note-detail"),
+    path(
+        "notes/<slug:slug>/share/<str:token>/",
+        views.NoteShareView.as_view(),
+        name="note-share",
+    ),
+    path("tags/", views.TagListView.as_view(), name="tag-list"),
+    path("tags/<slug:slug>/", views.TagDetailView.as_view(), name="tag-detail"),
+    path("series/", views.SeriesListView.as_view(), name="series-list"),
+    path("series/<slug:slug>/", views.SeriesDetailView.as_view(), name="series-detail"),
+    path("archive/", views.ArchiveIndexView.as_view(), name="archive"),
+    path("archive/<int:year>/", views.YearArchiveView.as_view(), name="archive-year"),
+    path(
+        "archive/<int:year>/<int:month>/",
+        views.MonthArchiveView.as_view(),
+        name="archive-month",
+    ),
+    path("pages/<slug:slug>/", views.PageDetailView.as_view(), name="page-detail"),
+    path("search/", views.SearchView.as_view(), name="search"),
+]

@@ -1,0 +1,105 @@
+"""What every public view shares: the published rule, tolerant pagination and one cache policy."""
+
+from django.conf import settings
+from django.core.paginator import Paginator
+from django.http import Http404
+from django.urls import reverse
+from django.utils import translation
+from django.utils.cache import add_never_cache_headers, patch_cache_control
+from django.utils.translation import get_language
+
+from blog.caching import memoised, site_settings
+from blog.models import Note
+from blog.public.pagination import get_page
+
+# Lists show titles, excerpts, dates and tags: the stored bodies stay in the database.
+LIST_DEFERRED_FIELDS = ("body", "body_html", "toc_html", "plain_text")
+
+
+def can_preview(user, model="note"):
+    """Staff who may change or view ``model`` see drafts and scheduled items at their URL."""
+    return bool(
+        user.is_authenticated
+        and user.is_active
+        and user.is_staff
+        and (user.has_perm(f"blog.change_{model}") or user.has_perm(f"blog.view_{model}"))
+    )
+
+
+def listed_notes():
+    """The published notes a list shows in the current interface: one entry per translated
+    pair, other-language notes as the site settings say (``NoteQuerySet.in_interface``).
+    Lists, counts and archives all start here."""
+    others = site_settings().show_other_languages
+    return Note.objects.published().in_interface(get_language(), others=others)
+
+
+def language_fallbacks(listed, index):
+    """``{code: index page}`` for each other interface language where ``listed()``, called
+    with that language active, is false: the language switch (``language_versions``) goes
+    to the index instead of to a page that would be a 404 there."""
+    current = get_language()
+    fallbacks = {}
+    for code, _name in settings.LANGUAGES:
+        if code != current:
+            with translation.override(code):
+                if not listed():
+                    fallbacks[code] = reverse(index)
+    return fallbacks
+
+
+class CachePolicyMixin:
+    """One Cache-Control policy: public pages for ``BIJI_PAGE_MAX_AGE`` seconds.
+
+    A view sets ``self.private = True`` (a staff preview, a share link) to send never-cache
+    headers instead, and to keep search engines away from what is not yet public. Public
+    views never touch ``request.user`` on the happy path, so the session is not read and
+    responses do not vary on the cookie. A view with ``revalidate = True`` (search) is public
+    but asked again every time (``no-cache``), so no cache keeps a result a new note changes.
+    ``blog.caching.pages`` adds the ETag, Last-Modified and ``s-maxage`` of public pages.
+    """
+
+    private = False
+    revalidate = False
+
+    def dispatch(self, request, *args, **kwargs):
+        response = super().dispatch(request, *args, **kwargs)
+        if self.private:
+            add_never_cache_headers(response)
+            patch_cache_control(response, private=True)
+            response.headers["X-Robots-Tag"] = "noindex, nofollow"
+        elif response.status_code == 200 and self.revalidate:
+            patch_cache_control(response, public=True, no_cache=True)
+        elif response.status_code == 200:
+            patch_cache_control(response, public=True, max_age=settings.BIJI_PAGE_MAX_AGE)
+        return response
+
+
+class PublishedNoteMixin(CachePolicyMixin):
+    """Lists of published notes, with tolerant pagination.
+
+    ``?page=`` values that are not numbers give the first page and numbers past the end the
+    last one (Paginator.get_page semantics), so odd query strings never raise. A view whose
+    list may not be empty (a tag or series without published notes) sets ``require_notes``.
+    """
+
+    model = Note
+    paginate_by = 10
+    date_field = "published_at"
+    allow_empty = True
+    require_notes = False
+
+    def get_queryset(self):
+        # Not for_listing(): the tags are read only for entries not already kept
+        # (blog.caching.fragments), so a page whose entries are all kept skips that query.
+        return listed_notes().select_related("series").defer(*LIST_DEFERRED_FIELDS)
+
+    def paginate_queryset(self, queryset, page_size):
+        paginator = Paginator(queryset, page_size, allow_empty_first_page=True)
+        # The total reads every matching note: once per content version and list (the path
+        # names the list and its language), not on every page of it.
+        paginator.count = memoised(f"list-count:{self.request.path}", lambda: queryset.count())
+        page = get_page(paginator, self.request.GET.get(self.page_kwarg))
+        if self.require_notes and paginator.count == 0:
+            raise Http404("No published notes here.")
+        return paginator, page, page.object_list, page.has_other_pages()

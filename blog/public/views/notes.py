@@ -1,0 +1,215 @@
+"""The home page, a note's page, and its staff and share-link previews."""
+
+from functools import partial
+
+from django.db.models import Count, Q
+from django.http import Http404
+from django.shortcuts import redirect
+from django.views import generic
+
+from blog.caching import memoised, site_settings
+from blog.models import Note
+from blog.models.share_links import check_preview_token
+from blog.public.views.base import CachePolicyMixin, PublishedNoteMixin, can_preview
+from blog.text.bilingual import html_lang
+from blog.text.site_url import absolute_url
+from blog.text.validators import safe_url
+
+RELATED_LIMIT = 4
+# Related notes are looked for among the published notes written nearest in time to the note,
+# this many on each side: the query reads at most 2 x RELATED_WINDOW notes through the
+# published_at index, however large the blog grows.
+RELATED_WINDOW = 250
+
+
+class HomeView(PublishedNoteMixin, generic.ListView):
+    template_name = "blog/note_list.html"
+
+
+def series_parts(note):
+    """The published parts of the note's series, in order, in one query.
+
+    A note and its translation are one part: the box lists the parts in the note's own
+    language where they exist. A note previewed before publication is slotted in at its
+    position, so its banner and box read as they will once it is live.
+    """
+    parts = list(
+        Note.objects.published()
+        .in_interface(note.language)
+        .filter(series_id=note.series_id)
+        .only("pk", "title", "slug", "language", "series_id", "series_position", "published_at")
+    )
+    if all(part.pk != note.pk for part in parts):
+        parts.append(note)
+    parts.sort(
+        key=lambda n: (n.series_position is None, n.series_position or 0, n.published_at or 0, n.pk)
+    )
+    index = next(i for i, part in enumerate(parts) if part.pk == note.pk)
+    return {
+        "series": note.series,
+        "parts": parts,
+        "number": index + 1,
+        "total": len(parts),
+        "previous": parts[index - 1] if index > 0 else None,
+        "next": parts[index + 1] if index + 1 < len(parts) else None,
+    }
+
+
+def related_notes(note, tag_ids, exclude):
+    """Published notes sharing the most tags with ``note``, newest first among equals.
+
+    Candidates are the :data:`RELATED_WINDOW` published notes before and after the note's
+    publication time (the newest ones for a note not yet published): counting shared tags
+    over every note with one of its tags grew with the blog (half a note page at 10,000).
+    """
+    if not tag_ids:
+        return []
+    published = Note.objects.published().order_by()
+    if note.published_at is None or not note.is_published():
+        window = Q(pk__in=published.order_by("-published_at", "-pk").values("pk")[:RELATED_WINDOW])
+    else:
+        when = note.published_at
+        before = published.filter(published_at__lte=when).order_by("-published_at", "-pk")
+        after = published.filter(published_at__gt=when).order_by("published_at", "pk")
+        window = Q(pk__in=before.values("pk")[:RELATED_WINDOW]) | Q(
+            pk__in=after.values("pk")[:RELATED_WINDOW]
+        )
+    # The window holds published notes only: filtering the outer query on publication again
+    # made SQLite walk every published note through the date index instead of the window.
+    return list(
+        Note.objects.filter(window, tags__in=tag_ids)
+        .exclude(pk__in=exclude)
+        .annotate(shared_tags=Count("pk"))
+        .only("pk", "title", "slug", "language", "published_at")
+        .order_by("-shared_tags", "-published_at", "-pk")[:RELATED_LIMIT]
+    )
+
+
+def note_jsonld(note, tags, site, url):
+    data = {
+        "@context": "https://schema.org",
+        "@type": "BlogPosting",
+        "headline": note.title,
+        "description": note.excerpt,
+        "inLanguage": html_lang(note.language),
+        "url": url,
+        "mainEntityOfPage": url,
+        "wordCount": note.word_count,
+        "timeRequired": f"PT{note.reading_minutes}M",
+    }
+    if note.published_at:
+        data["datePublished"] = note.published_at.isoformat()
+    if note.updated_at:
+        data["dateModified"] = note.updated_at.isoformat()
+    if site.author:
+        data["author"] = {"@type": "Person", "name": site.author}
+    if tags:
+        data["keywords"] = [tag.display_name for tag in tags]
+    if note.cover:
+        data["image"] = absolute_url(note.cover.url)
+    if note.series_id:
+        data["isPartOf"] = {
+            "@type": "CreativeWorkSeries",
+            "name": note.series.display_name,
+            "url": absolute_url(note.series.get_absolute_url()),
+        }
+    if note.is_translated_article:
+        original = {"@type": "CreativeWork"}
+        if note.source_title:
+            original["name"] = note.source_title
+        if note.source_author:
+            original["author"] = {"@type": "Person", "name": note.source_author}
+        if safe_url(note.source_url):
+            original["url"] = note.source_url
+        data["translationOfWork"] = original
+    return data
+
+
+class NoteDetailView(CachePolicyMixin, generic.DetailView):
+    """A published note; staff with the note permissions also see drafts and scheduled notes
+    (with a banner and never-cache headers). Anyone else gets a 404 for those."""
+
+    model = Note
+    template_name = "blog/note_detail.html"
+    context_object_name = "note"
+
+    def get_queryset(self):
+        return Note.objects.select_related(
+            "series", "translation", "translated_from"
+        ).prefetch_related("tags")
+
+    def get_object(self, queryset=None):
+        slug = self.kwargs["slug"]
+        try:
+            return self.get_queryset().published().get(slug=slug)
+        except Note.DoesNotExist:
+            pass
+        # Only now is the session read: published pages never vary on the cookie.
+        if can_preview(self.request.user):
+            note = self.get_queryset().filter(slug=slug).first()
+            if note is not None:
+                self.private = True
+                return note
+        raise Http404("No published note here.")
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        note = self.object
+        tags = sorted(note.tags.all(), key=lambda tag: tag.slug)  # the same on every database
+        counterpart = note.counterpart
+        if counterpart is not None and not counterpart.is_published():
+            counterpart = None
+        exclude = {note.pk} | ({counterpart.pk} if counterpart else set())
+        context.update(
+            tags=tags,
+            counterpart=counterpart,
+            series_box=series_parts(note) if note.series_id else None,
+            related=self.related(note, tags, exclude),
+            preview_status=self.preview_status(note),
+            noindex=not note.is_published(),
+        )
+        url = absolute_url(self.request.path)
+        context["jsonld"] = note_jsonld(note, tags, site_settings(), url)
+        return context
+
+    def related(self, note, tags, exclude):
+        """Related notes; for a published note once per content version (the search reads
+        hundreds of notes). A draft's tags may change without moving the version: its
+        preview always asks."""
+        find = partial(related_notes, note, [tag.pk for tag in tags], exclude)
+        if not note.is_published():
+            return find()
+        return memoised(f"related:{note.pk}", find)
+
+    def preview_status(self, note):
+        if note.is_published():
+            return None
+        return "scheduled" if note.is_scheduled else "draft"
+
+
+class NoteShareView(NoteDetailView):
+    """A secret share link: the note as readers will see it, for whoever holds the token.
+
+    Never cached, never indexed; a bad, expired or stale token (the note was edited since)
+    is a 404, and a link to a note published since then redirects to its public page.
+    """
+
+    private = True
+
+    def get_object(self, queryset=None):
+        note = self.get_queryset().filter(slug=self.kwargs["slug"]).first()
+        if note is None or not check_preview_token(note, self.kwargs["token"]):
+            raise Http404("This share link is not valid.")
+        return note
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context.update(noindex=True, share_link=True)
+        return context
+
+    def get(self, request, *args, **kwargs):
+        self.object = self.get_object()
+        if self.object.is_published():
+            # Published since the link was made: send the reader to the public page.
+            return redirect(self.object)
+        return self.render_to_response(self.get_context_data(object=self.object))

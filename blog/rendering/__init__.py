@@ -1,0 +1,17 @@
+"""The rendering pipeline: Markdown → sanitised HTML, pure functions, no ORM.
+
+What the author previews and what readers get come from the same call:
+:func:`render_markdown` (the body, its table of contents, plain text, excerpt, word count and
+reading time) and :func:`render_preview` (the editor's preview, the same HTML). Inside:
+
+* :mod:`.markdown`: Python-Markdown with pymdown-extensions, Pygments, heading anchors;
+* :mod:`.mathml`, :mod:`.spacing`, :mod:`.a11y`: biji's own Markdown extensions;
+* :mod:`.sanitizer`: the nh3 allowlist every rendered HTML passes through;
+* :mod:`.feed_html`: the stored HTML rewritten for feed readers.
+
+May import: :mod:`blog.text` only.
+"""
+
+from blog.rendering.markdown import Rendered, render_markdown, render_preview
+
+__all__ = ["Rendered", "render_markdown", "render_preview"]

@@ -1,0 +1,261 @@
+"""Markdown → sanitised HTML, table of contents, plain text and CJK-aware text statistics.
+
+Pure functions, no ORM: models call :func:`render_markdown` on save and store the result; the
+admin preview calls :func:`render_preview`, which is the very same pipeline.
+
+Pipeline: Python-Markdown with pymdown-extensions (fenced code highlighted by Pygments into CSS
+classes with a language label, tables, footnotes, task lists, admonitions, ``??? details``,
+``~~strike~~``, ``[TOC]``, unicode heading ids) and :mod:`blog.rendering.mathml` (TeX → MathML) →
+:func:`blog.rendering.sanitizer.sanitize_html` (nh3 allowlist, lazy images, rel on external links).
+
+Counting and excerpts live in :mod:`blog.text.stats`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from html import escape
+from html.parser import HTMLParser
+
+import markdown
+from pymdownx.slugs import slugify
+
+from blog.rendering.a11y import AccessibilityExtension
+from blog.rendering.mathml import MathExtension
+from blog.rendering.sanitizer import sanitize_html
+from blog.rendering.spacing import AutospaceExtension
+from blog.text.cjk import CJK_CHARS, CJK_PUNCTUATION
+from blog.text.stats import collapse_whitespace, count_han_and_latin, make_excerpt, reading_minutes
+
+__all__ = [
+    "Rendered", "render_markdown", "render_preview", "make_excerpt", "sanitize_html",
+]  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Rendered:
+    html: str  # sanitised body HTML
+    toc_html: str  # sanitised <ul> of the headings (h1-h4), "" when there are none
+    plain_text: str  # all text incl. code and TeX source, whitespace collapsed (search)
+    excerpt: str  # plain-text excerpt of the prose only
+    word_count: int
+    reading_minutes: int
+
+
+# --- Markdown ---------------------------------------------------------------------------------
+
+_EXTENSIONS = [
+    "markdown.extensions.tables",
+    "markdown.extensions.footnotes",
+    "markdown.extensions.toc",
+    "markdown.extensions.admonition",
+    "markdown.extensions.attr_list",
+    "markdown.extensions.def_list",
+    "markdown.extensions.md_in_html",  # <details markdown="1">…</details>
+    "pymdownx.superfences",
+    "pymdownx.highlight",
+    "pymdownx.tasklist",
+    "pymdownx.tilde",
+    "pymdownx.details",
+]
+_EXTENSION_CONFIGS = {
+    # align="…" instead of style="text-align: …": the sanitiser removes every style attribute.
+    "markdown.extensions.tables": {"use_align_attribute": True},
+    # "-" rather than ":" keeps footnote ids usable in CSS selectors without escaping.
+    "markdown.extensions.footnotes": {"SEPARATOR": "-", "BACKLINK_TEXT": "\u21a9\ufe0e"},
+    "markdown.extensions.toc": {
+        # Unicode slugs: "为什么需要并行计算？" → "为什么需要并行计算"; repeats get "_1", "_2".
+        "slugify": slugify(case="lower"),
+        "permalink": True,
+        # No English "Permanent link" title inside Chinese notes; the link reads as "¶".
+        "permalink_title": "",
+        "toc_depth": "1-4",
+    },
+    "pymdownx.highlight": {
+        "css_class": "highlight",
+        "use_pygments": True,
+        "guess_lang": False,  # guessing is slow and unstable; unlabelled code stays plain
+        "auto_title": True,  # language label: <span class="filename">Python</span>
+        "auto_title_map": {"Text Only": ""},  # no label on unlabelled blocks
+    },
+    "pymdownx.tasklist": {"custom_checkbox": False, "clickable_checkbox": False},
+    # Chinese prose writes ranges as "1~5、10~20": no single-tilde subscripts.
+    "pymdownx.tilde": {"subscript": False},
+}
+_EMPTY_TOC_RE = re.compile(r'<div class="toc">\s*<ul>\s*</ul>\s*</div>')
+# The author's [TOC]: a navigation landmark with a title, like the page's own contents box.
+_INLINE_TOC_RE = re.compile(r'<div class="toc">(\s*<ul>.*?</ul>\s*)</div>', re.DOTALL)
+INLINE_TOC_TITLE_ID = "toc-title"
+_TOC_LIST_RE = re.compile(r'^\s*<div class="toc">\s*(<ul>.*</ul>)\s*</div>\s*$', re.DOTALL)
+
+
+def _markdown() -> markdown.Markdown:
+    # A fresh instance per call: Markdown objects are stateful and not thread-safe.
+    return markdown.Markdown(
+        extensions=[*_EXTENSIONS, MathExtension(), AccessibilityExtension(), AutospaceExtension()],
+        extension_configs=_EXTENSION_CONFIGS,
+        output_format="html",
+    )
+
+
+def _titled_toc(html: str, title: str) -> str:
+    return _INLINE_TOC_RE.sub(
+        lambda m: (
+            f'<nav class="toc" aria-labelledby="{INLINE_TOC_TITLE_ID}">'
+            f'<h2 id="{INLINE_TOC_TITLE_ID}">{escape(title)}</h2>{m.group(1)}</nav>'
+        ),
+        html,
+        count=1,
+    )
+
+
+def render_markdown(text: str, toc_title: str = "Contents") -> Rendered:
+    """Render ``text``. ``toc_title`` heads the author's ``[TOC]``, in the text's language."""
+    md = _markdown()
+    body = _EMPTY_TOC_RE.sub("", md.convert(text or ""))
+    html = sanitize_html(_titled_toc(body, toc_title))
+    toc_match = _TOC_LIST_RE.match(md.toc) if md.toc_tokens else None
+    toc_html = sanitize_html(toc_match.group(1)) if toc_match else ""
+    plain, prose = _extract_text(html)
+    han, latin = count_han_and_latin(plain)
+    return Rendered(
+        html=html,
+        toc_html=toc_html,
+        plain_text=plain,
+        excerpt=make_excerpt(prose or plain),  # a note of only headings/code still gets one
+        word_count=han + latin,
+        reading_minutes=reading_minutes(han, latin),
+    )
+
+
+def render_preview(text: str, toc_title: str = "Contents") -> str:
+    """The admin's live preview: exactly what readers get (``[TOC]`` included)."""
+    return render_markdown(text, toc_title).html
+
+
+# --- Text extraction --------------------------------------------------------------------------
+
+_BLOCK_TAGS = {
+    "address", "article", "aside", "blockquote", "br", "caption", "dd", "details", "div", "dl",
+    "dt", "figcaption", "figure", "footer", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr",
+    "li", "nav", "ol", "p", "pre", "section", "summary", "table", "td", "th", "tr", "ul",
+}  # fmt: skip
+_HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
+_VOID_TAGS = {"area", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
+_CJK_TEXT = CJK_CHARS + CJK_PUNCTUATION
+_CJK_JOIN_RE = re.compile(f"(?<=[{_CJK_TEXT}])[ \t]*\n\\s*(?=[{_CJK_TEXT}])")
+
+
+@dataclass
+class _Frame:
+    """An open element while extracting text: where its text goes."""
+
+    tag: str
+    plain: bool  # searchable text
+    prose: bool  # excerpt material
+    in_pre: bool  # whitespace is kept as written
+    plain_outside_math: bool  # what ``plain`` was before the enclosing <math>, if any
+    children: int = 0  # element children seen so far (a subscript is the second of <msub>)
+
+
+# MathML scripts read as text: t_{launch} is "t_launch" in an excerpt, not "tlaunch".
+_SCRIPT_MARKS = {"msub": {2: "_"}, "msup": {2: "^"}, "msubsup": {2: "_", 3: "^"}}
+
+
+class _TextExtractor(HTMLParser):
+    """Collects two texts: everything searchable, and the prose an excerpt is made of."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.plain: list[str] = []
+        self.prose: list[str] = []
+        self.stack: list[_Frame] = [_Frame("", True, True, False, True)]
+
+    def _own(self, tag, attrs):
+        """(plain?, prose?) for this element itself, before inheriting from its parent."""
+        classes = set((attrs.get("class") or "").split())
+        if classes & {"toc", "headerlink", "footnote-ref", "footnote-backref", "filename"}:
+            return False, False
+        if tag == "td" and "linenos" in classes:
+            return False, False
+        if tag == "math":
+            return False, attrs.get("display") != "block"  # presentation text: prose only
+        if tag in {"pre", "table", "summary"} or tag in _HEADINGS:
+            return True, False
+        if classes & {"highlight", "footnote", "math-display", "admonition-title"}:
+            return True, False
+        return True, True
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag in _BLOCK_TAGS:
+            self._separate()
+        if tag in _VOID_TAGS:
+            return
+        parent = self.stack[-1]
+        parent.children += 1
+        mark = _SCRIPT_MARKS.get(parent.tag, {}).get(parent.children)
+        if mark and parent.prose:
+            self.prose.append(mark)
+        if tag == "annotation":
+            # The TeX source is what search should find; it is never excerpt material.
+            outside = parent.plain_outside_math
+            self.stack.append(_Frame(tag, outside, False, parent.in_pre, outside))
+            return
+        plain, prose = self._own(tag, attrs)
+        self.stack.append(
+            _Frame(
+                tag,
+                plain=parent.plain and plain,
+                prose=parent.prose and prose,
+                in_pre=parent.in_pre or tag == "pre",
+                plain_outside_math=parent.plain if tag == "math" else parent.plain_outside_math,
+            )
+        )
+
+    def handle_startendtag(self, tag, attrs):
+        if tag in _BLOCK_TAGS:
+            self._separate()
+
+    def handle_endtag(self, tag):
+        for i in range(len(self.stack) - 1, 0, -1):
+            if self.stack[i].tag == tag:
+                del self.stack[i:]
+                break
+        if tag in _BLOCK_TAGS:
+            self._separate()
+
+    def handle_data(self, data):
+        frame = self.stack[-1]
+        if not frame.in_pre:
+            # A soft line break between two Chinese characters is not a space.
+            data = _CJK_JOIN_RE.sub("", data)
+        if frame.plain:
+            self.plain.append(data)
+        if frame.prose:
+            self.prose.append(data)
+
+    def _separate(self):
+        self.plain.append(_BLOCK_BREAK)
+        self.prose.append(_BLOCK_BREAK)
+
+
+# Where one block ends and the next begins. Blocks are joined with a space, except after a
+# Chinese sentence's closing punctuation: "第一段。第二段", as Chinese is written.
+_BLOCK_BREAK = "\ue000"  # private use: should an author type one, it reads as a space
+_CJK_SENTENCE_BREAK_RE = re.compile(
+    f"(?<=[{CJK_PUNCTUATION}])[\\s{_BLOCK_BREAK}]*{_BLOCK_BREAK}[\\s{_BLOCK_BREAK}]*(?=[{_CJK_TEXT}])"
+)
+
+
+def _joined(parts: list[str]) -> str:
+    text = _CJK_SENTENCE_BREAK_RE.sub("", "".join(parts))
+    return collapse_whitespace(text.replace(_BLOCK_BREAK, " "))
+
+
+def _extract_text(html: str) -> tuple[str, str]:
+    parser = _TextExtractor()
+    parser.feed(html)
+    parser.close()
+    return _joined(parser.plain), _joined(parser.prose)

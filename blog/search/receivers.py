@@ -1,0 +1,64 @@
+"""Receivers that keep the search index in step with notes and tags.
+
+Every model receiver only schedules work for after the commit (:mod:`blog.search.index`), so
+an aborted transaction leaves the index alone and an admin save waits for nothing but its own
+queries. After ``migrate``, the index is filled if it lacks notes (a new database, an upgrade
+from 0002's index, notes loaded without signals). :func:`connect` wires them; the app's
+``ready()`` calls it.
+"""
+
+from django.apps import apps
+from django.db.models.signals import m2m_changed, post_delete, post_migrate, post_save, pre_delete
+
+from blog.models import Note, Tag, TaggedNote
+from blog.search.index import rebuild_if_incomplete, reindex_after_commit, remove_after_commit
+
+
+def index_saved_note(sender, instance, using, **kwargs):
+    reindex_after_commit([instance.pk], using)
+
+
+def unindex_deleted_note(sender, instance, using, **kwargs):
+    remove_after_commit([instance.pk], using)
+
+
+def index_retagged_notes(sender, instance, action, reverse, pk_set, using, **kwargs):
+    if not reverse:  # note.tags.add/remove/set/clear(): taggit's only direction
+        if action in {"post_add", "post_remove", "post_clear"}:
+            reindex_after_commit([instance.pk], using)
+    elif action in {"post_add", "post_remove"}:  # from a tag's side: pk_set holds note ids
+        reindex_after_commit(pk_set or (), using)
+    elif action == "pre_clear":  # which notes lose the tag is only known before
+        reindex_after_commit(_note_ids(instance, using), using)
+
+
+def _note_ids(tag, using):
+    links = TaggedNote.objects.using(using).filter(tag=tag)
+    return links.values_list("content_object_id", flat=True)
+
+
+def index_renamed_tag(sender, instance, created, using, **kwargs):
+    # Notes are found by their tags' names in both languages; a new tag has no notes yet.
+    if not created:
+        reindex_after_commit(_note_ids(instance, using), using)
+
+
+def index_notes_of_deleted_tag(sender, instance, using, **kwargs):
+    # After the commit the tag and its links are gone: re-indexing drops its names.
+    reindex_after_commit(_note_ids(instance, using), using)
+
+
+def connect():
+    uid = "blog.search."
+    post_migrate.connect(
+        rebuild_if_incomplete,
+        sender=apps.get_app_config("blog"),
+        dispatch_uid=uid + "fill_after_migrate",
+    )
+    post_save.connect(index_saved_note, sender=Note, dispatch_uid=uid + "note_saved")
+    post_delete.connect(unindex_deleted_note, sender=Note, dispatch_uid=uid + "note_deleted")
+    m2m_changed.connect(
+        index_retagged_notes, sender=Note.tags.through, dispatch_uid=uid + "note_tags_changed"
+    )
+    post_save.connect(index_renamed_tag, sender=Tag, dispatch_uid=uid + "tag_saved")
+    pre_delete.connect(index_notes_of_deleted_tag, sender=Tag, dispatch_uid=uid + "tag_deleted")

@@ -283,13 +283,11 @@ def _admin_path():
 # The admin's address, "admin/" by default (also holds the editor's endpoints, "editor/").
 BIJI_ADMIN_PATH = _admin_path()
 
-# django-markdownx: the editor posts to biji's own staff-only views (blog/authoring/editor/views.py), which
-# render with the same function readers get and verify uploads with Pillow.
-MARKDOWNX_URLS_PATH = f"/{BIJI_ADMIN_PATH}editor/preview/"
+# django-markdownx: only its model field and widget are used, never its script or views. The
+# widget renders this path on the textarea, and editor.js posts images to it: biji's own
+# staff-only view (blog/authoring/editor/views.py), which verifies uploads with Pillow. The live
+# preview posts to the admin (NoteAdmin.editor_preview).
 MARKDOWNX_UPLOAD_URLS_PATH = f"/{BIJI_ADMIN_PATH}editor/upload/"
-MARKDOWNX_MARKDOWNIFY_FUNCTION = "blog.rendering.render_preview"
-MARKDOWNX_EDITOR_RESIZABLE = True
-MARKDOWNX_SERVER_CALL_LATENCY = 400
 BIJI_UPLOAD_MAX_BYTES = int(env("BIJI_UPLOAD_MAX_BYTES", str(5 * 1024 * 1024)))
 # Checked from the header before decoding (blog/images/uploads.py): one frame's pixels, the number
 # of frames, and pixels over all frames (what decoding an animation costs).
@@ -316,7 +314,8 @@ BIJI_FEED_MAX_AGE = int(env("BIJI_FEED_MAX_AGE", "600"))
 # moving to another host; empty: the host of SITE_URL.
 BIJI_FEED_ID_AUTHORITY = env("BIJI_FEED_ID_AUTHORITY", "")
 # Names this deploy in every cache key and ETag (a git commit, say); empty: a hash of the code,
-# templates and static manifest (blog.caching.release), so a deploy never serves pages of the last one.
+# templates and static manifest (blog.caching.release), so a deploy never serves pages of the
+# last one.
 BIJI_RELEASE = env("BIJI_RELEASE", "")
 
 LOGGING = {

@@ -14,7 +14,7 @@ from blog.public.views import robots_txt
 ADMIN = settings.BIJI_ADMIN_PATH
 
 urlpatterns = [
-    # The editor's preview and upload endpoints, staff only (before the admin's catch-all).
+    # The editor's image upload endpoint, staff only (before the admin's catch-all).
     path(f"{ADMIN}editor/", include("blog.authoring.editor.urls")),
     path(ADMIN, admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),

@@ -17,11 +17,30 @@ from urllib.parse import urljoin, urlsplit
 
 FROZEN_AT = "2026-06-15 09:30:00+08:00"
 SITE_URL = "http://127.0.0.1:8000"
-START = ["/", "/en/", "/feed/", "/feed/atom/", "/sitemap.xml", "/robots.txt", "/nope/",
-         "/lang/en/feed/", "/lang/zh-hans/feed/", "/?page=2", "/?page=x", "/search/?q=GPU",
-         "/en/search/?q=%E8%B0%83%E5%BA%A6"]
-HEADERS = ("content-type", "content-language", "cache-control", "vary", "last-modified",
-           "location", "x-page-cache")
+START = [
+    "/",
+    "/en/",
+    "/feed/",
+    "/feed/atom/",
+    "/sitemap.xml",
+    "/robots.txt",
+    "/nope/",
+    "/lang/en/feed/",
+    "/lang/zh-hans/feed/",
+    "/?page=2",
+    "/?page=x",
+    "/search/?q=GPU",
+    "/en/search/?q=%E8%B0%83%E5%BA%A6",
+]
+HEADERS = (
+    "content-type",
+    "content-language",
+    "cache-control",
+    "vary",
+    "last-modified",
+    "location",
+    "x-page-cache",
+)
 LINK = re.compile(r"""(?:href|src)=["']([^"'#]+)""")
 LOC = re.compile(r"<loc>([^<]+)</loc>")
 
@@ -72,7 +91,7 @@ def main(out):
             for link in LINK.findall(text) + LOC.findall(text):
                 link = link.replace("&amp;", "&")
                 if link.startswith(SITE_URL):
-                    link = link[len(SITE_URL):] or "/"
+                    link = link[len(SITE_URL) :] or "/"
                 parts = urlsplit(urljoin(url, link))
                 if parts.scheme or parts.netloc:
                     continue

@@ -6,33 +6,16 @@ from django.urls import reverse
 from django.utils import timezone
 
 from blog.models import Note, SiteSettings, Status, Tag
-from tests.factories import make_draft, make_note, make_scheduled, make_series, make_tag
+from tests.factories import (
+    make_draft,
+    make_note,
+    make_scheduled,
+    make_series,
+    make_tag,
+    note_form_data,
+)
 
 pytestmark = pytest.mark.django_db
-
-
-def note_form(**overrides):
-    data = {
-        "title": "Warp 调度笔记",
-        "slug": "",
-        "language": "zh-hans",
-        "body": "## 调度\n\nGPU 的 warp scheduler 每个周期挑选一个 warp。",
-        "summary": "",
-        "tags": "调度, CUDA",
-        "status": "draft",
-        "published_at_0": "",
-        "published_at_1": "",
-        "series": "",
-        "series_position": "",
-        "translation": "",
-        "source_title": "",
-        "source_author": "",
-        "source_url": "",
-        "source_date": "",
-        "cover_alt": "",
-    }
-    data.update(overrides)
-    return data
 
 
 def test_the_add_form_shows_the_markdown_editor(staff_client):
@@ -40,7 +23,7 @@ def test_the_add_form_shows_the_markdown_editor(staff_client):
     assert response.status_code == 200
     html = response.content.decode()
     assert "markdownx-editor" in html
-    assert 'data-markdownx-urls-path="/admin/editor/preview/"' in html
+    assert f'data-preview-url="{reverse("admin:blog_note_editor_preview")}"' in html
     assert 'data-markdownx-upload-urls-path="/admin/editor/upload/"' in html
 
 
@@ -49,7 +32,8 @@ def test_create_a_note_with_tags_and_series_through_the_admin(staff_client):
     series = make_series(title_en="GPU notes", title_zh="GPU 笔记")
     response = staff_client.post(
         reverse("admin:blog_note_add"),
-        note_form(
+        note_form_data(
+            tags="调度, CUDA",
             series=series.pk,
             series_position=1,
             status="published",
@@ -71,7 +55,7 @@ def test_edit_keeps_the_slug_and_rerenders(staff_client):
     note = make_note(title="旧标题", slug="stable-slug", body="旧的正文")
     response = staff_client.post(
         reverse("admin:blog_note_change", args=[note.pk]),
-        note_form(title="新标题", slug="stable-slug", body="新的正文 **加粗**", tags="GPU"),
+        note_form_data(note, title="新标题", body="新的正文 **加粗**", tags="GPU"),
     )
     assert response.status_code == 302
     note.refresh_from_db()
@@ -85,7 +69,8 @@ def test_an_invalid_form_keeps_what_the_author_wrote(staff_client):
     make_note(series=series, series_position=1)
     body = "一段很长的正文，不能丢。" * 20
     response = staff_client.post(
-        reverse("admin:blog_note_add"), note_form(body=body, series=series.pk, series_position=1)
+        reverse("admin:blog_note_add"),
+        note_form_data(body=body, series=series.pk, series_position=1),
     )
     assert response.status_code == 200  # the form again, with the error
     assert response.context["adminform"].form.errors

@@ -1,6 +1,6 @@
 """The admin's address is configurable (BIJI_ADMIN_PATH, default ``admin/``): the admin, the
-editor's endpoints, the markdownx widget's URLs, the admin's language rule and robots.txt all
-follow it."""
+editor's endpoints, the markdownx widget's upload URL, the admin's language rule and robots.txt
+all follow it."""
 
 import importlib
 
@@ -25,10 +25,9 @@ def test_the_default_is_admin():
 def test_the_environment_variable_sets_every_derived_path(value):
     assert settings_values(
         "BIJI_ADMIN_PATH",
-        "MARKDOWNX_URLS_PATH",
         "MARKDOWNX_UPLOAD_URLS_PATH",
         BIJI_ADMIN_PATH=value,
-    ) == ["'desk-7f3a/'", "'/desk-7f3a/editor/preview/'", "'/desk-7f3a/editor/upload/'"]
+    ) == ["'desk-7f3a/'", "'/desk-7f3a/editor/upload/'"]
 
 
 @pytest.mark.parametrize("value", ["en", "static", "a b", "../x", "x/./y", "<x>", "/"])
@@ -53,7 +52,6 @@ def custom_admin(settings):
         clear_url_caches()
 
     settings.BIJI_ADMIN_PATH = CUSTOM
-    settings.MARKDOWNX_URLS_PATH = f"/{CUSTOM}editor/preview/"
     settings.MARKDOWNX_UPLOAD_URLS_PATH = f"/{CUSTOM}editor/upload/"
     reload()
     yield
@@ -72,19 +70,22 @@ def test_the_admin_moves(client, custom_admin):
 
 def test_the_editor_endpoints_move_with_it(client, staff_client, custom_admin):
     assert reverse("editor:upload") == f"/{CUSTOM}editor/upload/"
-    assert staff_client.post(f"/{CUSTOM}editor/preview/", {"content": "# hi"}).status_code == 200
-    assert staff_client.post("/admin/editor/preview/", {"content": "# hi"}).status_code == 404
+    assert staff_client.post(f"/{CUSTOM}editor/upload/").status_code == 400  # no file, but there
+    assert staff_client.post("/admin/editor/upload/").status_code == 404
+    preview = reverse("admin:blog_note_editor_preview")
+    assert preview == f"/{CUSTOM}blog/note/editor/preview/"
+    assert staff_client.post(preview, {"content": "# hi"}).status_code == 200
 
 
 def test_the_markdown_widget_posts_to_the_moved_endpoints():
     # django-markdownx reads its paths once, when imported: hence a fresh process.
     code = (
         "import django; django.setup(); from markdownx import settings as m;"
-        "print(m.MARKDOWNX_URLS_PATH, m.MARKDOWNX_UPLOAD_URLS_PATH)"
+        "print(m.MARKDOWNX_UPLOAD_URLS_PATH)"
     )
     env = {"DJANGO_SETTINGS_MODULE": "config.settings", "DJANGO_SECRET_KEY": "k"}
     result = run_python(code, {**env, "BIJI_ADMIN_PATH": CUSTOM})
-    assert result.stdout.split() == [f"/{CUSTOM}editor/preview/", f"/{CUSTOM}editor/upload/"]
+    assert result.stdout.split() == [f"/{CUSTOM}editor/upload/"]
 
 
 def test_the_admin_follows_the_authors_language_at_its_new_path(client, custom_admin):

@@ -13,7 +13,14 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from blog.models import Language, Note, Series, Status, Tag
-from tests.factories import make_draft, make_note, make_scheduled, make_series, make_tag
+from tests.factories import (
+    make_draft,
+    make_note,
+    make_scheduled,
+    make_series,
+    make_tag,
+    note_form_data,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -25,33 +32,8 @@ def author(client):
     return client
 
 
-def note_form(**overrides):
-    data = {
-        "title": "Warp 调度笔记",
-        "slug": "",
-        "language": "zh-hans",
-        "body": "## 调度\n\n正文。",
-        "summary": "",
-        "tags": "",
-        "status": "draft",
-        "published_at_0": "",
-        "published_at_1": "",
-        "series": "",
-        "series_position": "",
-        "translation": "",
-        "source_title": "",
-        "source_author": "",
-        "source_url": "",
-        "source_date": "",
-        "cover_alt": "",
-        "edit_version": "",
-    }
-    data.update(overrides)
-    return data
-
-
 def add(client, **overrides):
-    return client.post(reverse("admin:blog_note_add"), note_form(**overrides))
+    return client.post(reverse("admin:blog_note_add"), note_form_data(**overrides))
 
 
 def no_raw_constraint(html):
@@ -137,20 +119,9 @@ def test_a_translation_that_cannot_follow_is_explained(author):
         translation=original,
     )
     make_note(title="Other part", language=Language.ENGLISH, series=series, series_position=3)
-    from blog.models.revisions import version_of
-
     response = author.post(
         reverse("admin:blog_note_change", args=[original.pk]),
-        note_form(
-            title="调度",
-            slug=original.slug,
-            series=series.pk,
-            series_position=3,
-            status="published",
-            published_at_0=original.published_at.strftime("%Y-%m-%d"),
-            published_at_1="00:00:00",
-            edit_version=version_of(original),
-        ),
+        note_form_data(original, series_position=3),
     )
     assert response.status_code == 200
     assert "Other part" in str(response.context["adminform"].form.errors["series_position"])
@@ -321,11 +292,9 @@ def test_a_new_note_s_slug_is_proposed_short_and_kept_afterwards(author):
     note = Note.objects.get()
     assert note.slug == "diao-du-qi-de-she-ji-yu-shi-xian-cong"
     assert len(note.slug) <= 40
-    from blog.models.revisions import version_of
-
     response = author.post(
         reverse("admin:blog_note_change", args=[note.pk]),
-        note_form(title="完全不同的标题", slug="", edit_version=version_of(note)),
+        note_form_data(note, title="完全不同的标题", slug=""),
     )
     assert response.status_code == 302
     note.refresh_from_db()

@@ -25,10 +25,11 @@ PUBLIC = [
 @pytest.mark.parametrize("url", PUBLIC)
 def test_public_pages_share_one_policy(client, blog, settings, url):
     settings.BIJI_PAGE_MAX_AGE = 123
+    settings.BIJI_PAGE_SHARED_MAX_AGE = 456
     response = client.get(url)
     assert response.status_code == 200
     directives = {d.strip() for d in response["Cache-Control"].split(",")}
-    assert directives == {"public", "max-age=123"}
+    assert directives == {"public", "max-age=123", "s-maxage=456"}
     assert "Cookie" not in response.get("Vary", "")
     assert not response.cookies
 

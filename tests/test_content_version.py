@@ -19,7 +19,9 @@ def version():
 
 
 def bumps(callbacks):
-    return [c for c in callbacks if isinstance(c, content_version._ScheduledBump)]
+    """The distinct bumps scheduled: every change of a transaction registers the same one."""
+    scheduled = [c for c in callbacks if isinstance(c, content_version._ScheduledBump)]
+    return list({id(c): c for c in scheduled}.values())
 
 
 CHANGES = {

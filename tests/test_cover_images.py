@@ -10,8 +10,7 @@ from django.urls import reverse
 from PIL import Image
 
 from blog.models import Note
-from tests.factories import make_draft
-from tests.test_admin import note_form
+from tests.factories import make_draft, note_form_data
 
 pytestmark = pytest.mark.django_db
 
@@ -55,7 +54,7 @@ def assert_clean_cover(note, settings):
 
 
 def test_a_cover_added_with_a_new_note_is_cleaned(staff_client, settings):
-    data = note_form(title="Cover test", slug="cover-test", cover=cover())
+    data = note_form_data(title="Cover test", slug="cover-test", cover=cover())
     response = staff_client.post(reverse("admin:blog_note_add"), data)
     assert response.status_code == 302, response.context["adminform"].form.errors
     assert_clean_cover(Note.objects.get(slug="cover-test"), settings)
@@ -64,7 +63,7 @@ def test_a_cover_added_with_a_new_note_is_cleaned(staff_client, settings):
 def test_a_cover_changed_on_an_existing_note_is_cleaned(staff_client, settings):
     note = make_draft(title="Old", slug="old-note")
     url = reverse("admin:blog_note_change", args=[note.pk])
-    data = note_form(title="Old", slug="old-note", cover=cover())
+    data = note_form_data(note, cover=cover())
     response = staff_client.post(url, data)
     assert response.status_code == 302, response.context["adminform"].form.errors
     note.refresh_from_db()
@@ -72,7 +71,7 @@ def test_a_cover_changed_on_an_existing_note_is_cleaned(staff_client, settings):
 
     # Saving again without a new file keeps the stored cover as it is.
     kept = note.cover.name
-    response = staff_client.post(url, note_form(title="Old again", slug="old-note"))
+    response = staff_client.post(url, note_form_data(note, title="Old again"))
     assert response.status_code == 302
     note.refresh_from_db()
     assert note.cover.name == kept
@@ -87,7 +86,7 @@ BAD_COVERS = {
 @pytest.mark.parametrize("case", BAD_COVERS.values(), ids=BAD_COVERS.keys())
 def test_a_file_that_is_not_a_raster_image_is_refused(staff_client, settings, case):
     data, content_type = case
-    form = note_form(slug="bad-cover", cover=cover("cover.jpg", data, content_type))
+    form = note_form_data(slug="bad-cover", cover=cover("cover.jpg", data, content_type))
     response = staff_client.post(reverse("admin:blog_note_add"), form)
     assert response.status_code == 200
     assert "cover" in response.context["adminform"].form.errors
@@ -97,7 +96,7 @@ def test_a_file_that_is_not_a_raster_image_is_refused(staff_client, settings, ca
 def test_an_animation_over_the_limits_is_refused_as_a_cover(staff_client, settings):
     from tests.test_upload_limits import declared_gif
 
-    form = note_form(slug="gif-cover", cover=cover("party.gif", declared_gif(), "image/gif"))
+    form = note_form_data(slug="gif-cover", cover=cover("party.gif", declared_gif(), "image/gif"))
     response = staff_client.post(reverse("admin:blog_note_add"), form)
     assert response.status_code == 200
     errors = response.context["adminform"].form.errors["cover"]

@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from blog.models import Note, Page, Status
-from tests.factories import make_draft, make_page
+from tests.factories import make_draft, make_page, note_form_data, page_form_data
 
 pytestmark = pytest.mark.django_db
 
@@ -32,27 +32,8 @@ def open_form(client, note):
     """GET the change form; the POST data it would send as it stands."""
     response = client.get(reverse("admin:blog_note_change", args=[note.pk]))
     assert response.status_code == 200
-    form = response.context["adminform"].form
-    return {
-        "title": note.title,
-        "slug": note.slug,
-        "language": note.language,
-        "body": note.body,
-        "summary": note.summary,
-        "tags": "",
-        "status": note.status,
-        "published_at_0": "",
-        "published_at_1": "",
-        "series": "",
-        "series_position": "",
-        "translation": "",
-        "source_title": "",
-        "source_author": "",
-        "source_url": "",
-        "source_date": "",
-        "cover_alt": "",
-        "edit_version": form["edit_version"].value(),
-    }
+    opened_at = response.context["adminform"].form["edit_version"].value()
+    return note_form_data(note, edit_version=opened_at)
 
 
 def save(client, note, data):
@@ -139,14 +120,7 @@ def test_pages_have_the_same_guard(two_authors):
 
     def form_of(client):
         form = client.get(url).context["adminform"].form
-        return {
-            "title": page.title,
-            "slug": page.slug,
-            "language": page.language,
-            "is_published": "on",
-            "body": page.body,
-            "edit_version": form["edit_version"].value(),
-        }
+        return page_form_data(page, edit_version=form["edit_version"].value())
 
     lin_form, wang_form = form_of(lin), form_of(wang)
     lin_form["body"] = "林改过。"

@@ -1,4 +1,6 @@
-"""The editor's preview and upload endpoints: staff only, raster images only, never a 500."""
+"""The editor's endpoints: the live preview (the admin's own view, which editor.js posts to)
+and the image upload. Staff authors only, the readers' sanitised rendering, raster images
+only, never a 500."""
 
 import io
 import json
@@ -6,15 +8,21 @@ from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
 from PIL import Image
 
 from blog.rendering import render_markdown
 
 pytestmark = pytest.mark.django_db
 
-PREVIEW = "/admin/editor/preview/"
 UPLOAD = "/admin/editor/upload/"
+
+
+def preview_url():
+    # The address the widget gives editor.js (data-preview-url): the admin's editor_preview.
+    return reverse("admin:blog_note_editor_preview")
 
 
 def image_bytes(fmt="PNG", size=(40, 30), exif=None, **save_args):
@@ -34,17 +42,36 @@ def upload(client, name, data, content_type="image/png"):
     )
 
 
-@pytest.mark.parametrize("url", [PREVIEW, UPLOAD])
-def test_anonymous_posts_are_refused(client, url):
-    response = client.post(url, {"content": "# hi"})
-    assert response.status_code == 403
+def test_anonymous_posts_are_refused(client):
+    assert client.post(UPLOAD, {"content": "# hi"}).status_code == 403
 
 
-@pytest.mark.parametrize("url", [PREVIEW, UPLOAD])
-def test_a_logged_in_reader_who_is_not_staff_is_refused(client, url):
+def test_a_logged_in_reader_who_is_not_staff_is_refused(client):
     reader = get_user_model().objects.create_user("reader", password="pw-reader-123")
     client.force_login(reader)
-    assert client.post(url, {"content": "# hi"}).status_code == 403
+    assert client.post(UPLOAD, {"content": "# hi"}).status_code == 403
+
+
+@pytest.mark.parametrize("logged_in", [False, True], ids=["anonymous", "reader"])
+def test_the_preview_sends_anyone_but_staff_to_the_login_page(client, logged_in):
+    if logged_in:
+        reader = get_user_model().objects.create_user("reader", password="pw-reader-123")
+        client.force_login(reader)
+    response = client.post(preview_url(), {"content": "## secret draft"})
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("admin:login"))
+    assert b"secret draft" not in response.content
+
+
+def test_staff_who_may_not_write_get_no_preview(client):
+    # Staff who may only read notes: the admin lets them in, the preview does not.
+    clerk = get_user_model().objects.create_user("clerk", password="pw-clerk-123", is_staff=True)
+    clerk.user_permissions.add(Permission.objects.get(codename="view_note"))
+    client.force_login(clerk)
+    response = client.post(preview_url(), {"content": "## secret draft"})
+    assert response.status_code == 403
+    assert b"secret draft" not in response.content
+    assert client.post(UPLOAD, {}).status_code == 403
 
 
 def test_anonymous_upload_stores_nothing(client, settings):
@@ -52,20 +79,26 @@ def test_anonymous_upload_stores_nothing(client, settings):
     assert not Path(settings.MEDIA_ROOT).exists() or not any(Path(settings.MEDIA_ROOT).rglob("*.*"))
 
 
-@pytest.mark.parametrize("url", [PREVIEW, UPLOAD])
+@pytest.mark.parametrize("url", [preview_url, lambda: UPLOAD], ids=["preview", "upload"])
 def test_get_is_not_allowed(staff_client, url):
-    assert staff_client.get(url).status_code == 405
+    assert staff_client.get(url()).status_code == 405
 
 
-def test_preview_is_the_readers_rendering(staff_client):
-    body = "## 调度\n\n$E=mc^2$ and `code`\n\n<script>alert(1)</script>"
-    response = staff_client.post(PREVIEW, {"content": body})
+@pytest.mark.parametrize(("language", "toc_title"), [("zh-hans", "目录"), ("en", "Contents")])
+def test_preview_is_the_readers_rendering(staff_client, language, toc_title):
+    body = "[TOC]\n\n## 调度\n\n$E=mc^2$ and `code`\n\n<script>alert(1)</script>"
+    response = staff_client.post(preview_url(), {"content": body, "language": language})
     assert response.status_code == 200
     html = response.content.decode()
-    assert html == render_markdown(body).html
+    assert html == render_markdown(body, toc_title).html
+    assert toc_title in html
     assert "<script" not in html
     assert "<math" in html
     assert "no-cache" in response["Cache-Control"]
+
+
+def test_the_markdownx_style_preview_address_is_gone(staff_client):
+    assert staff_client.post("/admin/editor/preview/", {"content": "# hi"}).status_code == 404
 
 
 def test_a_real_png_is_stored_under_a_random_name(staff_client, settings):

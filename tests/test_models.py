@@ -4,6 +4,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError
 
+from blog.caching import site_settings
 from blog.models import Language, Note, SiteSettings, Tag
 from blog.models.taxonomy import set_tags
 from tests.factories import make_note, make_series, make_tag
@@ -134,14 +135,14 @@ def test_site_settings_are_one_cached_row(
 ):
     site = SiteSettings.objects.create(title="笔记", tagline_en="Notes")
     site.navigation.create(label_zh="系列", label_en="Series", url="/series/")
-    SiteSettings.load()
+    site_settings()
     with django_assert_num_queries(1):  # the content version; settings and links are cached
-        loaded = SiteSettings.load()
+        loaded = site_settings()
         links = loaded.navigation_links
     assert loaded.title == "笔记"
     assert [link.label_en for link in links] == ["Series"]
     with django_capture_on_commit_callbacks(execute=True):
         site.title = "新标题"
         site.save()
-    assert SiteSettings.load().title == "新标题"
+    assert site_settings().title == "新标题"
     assert SiteSettings.objects.count() == 1

@@ -3,7 +3,7 @@
 import pytest
 from django.urls import reverse
 
-from blog.models import SiteSettings
+from blog.caching import site_settings
 from tests.factories import make_page
 from tests.site_data import bulk_blog
 
@@ -14,7 +14,7 @@ BUDGET = 5
 def big_blog(db):
     data = bulk_blog(notes=200, tags=50)
     data["page"] = make_page(title="About", slug="about")
-    SiteSettings.load()  # warm: the settings come from the cache, as they do in production
+    site_settings()  # warm: the settings come from the cache, as they do in production
     return data
 
 

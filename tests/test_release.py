@@ -30,7 +30,9 @@ def test_a_template_code_translation_or_static_change_is_a_new_release(checkout)
     assert release.digest_of(base, manifest) in seen  # stable while nothing changes
     changes = [
         lambda: (base / "templates" / "base.html").write_text("<!doctype html>changed"),
-        lambda: (base / "blog" / "views" / "notes.py").write_text("# changed\n", "utf-8"),
+        lambda: (base / "blog" / "public" / "views" / "notes.py").write_text(
+            "# changed\n", "utf-8"
+        ),
         lambda: manifest.write_text('{"paths": {"css/site.css": "css/site.2222.css"}}'),
         lambda: (base / "blog" / "locale" / "en" / "LC_MESSAGES" / "django.mo").write_bytes(b"x"),
     ]

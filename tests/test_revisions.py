@@ -6,11 +6,10 @@ import reversion
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from blog.models.revisions import version_of
 from blog.authoring.history import snapshot
-from blog.models.revisions import latest_version, recording, tag_names, versions_of
 from blog.models import Note, Status
-from tests.factories import make_draft, make_page, make_tag
+from blog.models.revisions import latest_version, recording, tag_names, version_of, versions_of
+from tests.factories import make_draft, make_page, make_tag, note_form_data, page_form_data
 
 pytestmark = pytest.mark.django_db
 
@@ -23,27 +22,7 @@ def author(client):
 
 
 def post_note(client, note, **changes):
-    data = {
-        "title": note.title,
-        "slug": note.slug,
-        "language": note.language,
-        "body": note.body,
-        "summary": "",
-        "tags": "",
-        "status": note.status,
-        "published_at_0": "",
-        "published_at_1": "",
-        "series": "",
-        "series_position": "",
-        "translation": "",
-        "source_title": "",
-        "source_author": "",
-        "source_url": "",
-        "source_date": "",
-        "cover_alt": "",
-        "edit_version": version_of(Note.objects.get(pk=note.pk)),
-        **changes,
-    }
+    data = note_form_data(note, **changes)
     response = client.post(reverse("admin:blog_note_change", args=[note.pk]), data)
     assert response.status_code == 302, response.context["adminform"].form.errors
     return Note.objects.get(pk=note.pk)
@@ -138,14 +117,7 @@ def test_pages_keep_revisions_too(author):
     page = make_page(title="关于", slug="about")
     response = author.post(
         reverse("admin:blog_page_change", args=[page.pk]),
-        {
-            "title": "关于我",
-            "slug": "about",
-            "language": page.language,
-            "is_published": "on",
-            "body": "新的介绍",
-            "edit_version": version_of(page),
-        },
+        page_form_data(page, title="关于我", body="新的介绍"),
     )
     assert response.status_code == 302
     assert snapshot(page, latest_version(page))["title"] == "关于我"

@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 
 from blog.models import Note, Tag
-from tests.factories import make_note, make_tag
+from tests.factories import make_note, make_tag, note_form_data
 
 pytestmark = pytest.mark.django_db
 
@@ -41,19 +41,7 @@ def test_typing_a_chinese_name_in_the_admin_finds_the_existing_tag(staff_client)
     scheduling = make_tag(name="Scheduling", name_zh="调度")
     note = make_note(title="Warp 调度", slug="warp")
     url = reverse("admin:blog_note_change", args=[note.pk])
-    form = staff_client.get(url).context["adminform"].form
-    data = {k: v for k, v in form.initial.items() if v is not None and k not in {"tags", "cover"}}
-    data.update(
-        published_at_0=note.published_at.strftime("%Y-%m-%d"),
-        published_at_1=note.published_at.strftime("%H:%M:%S"),
-        tags="调度, Kernels",
-        series="",
-        translation="",
-        source_date="",
-        series_position="",
-    )
-    data.pop("published_at", None)
-    response = staff_client.post(url, data)
+    response = staff_client.post(url, note_form_data(note, tags="调度, Kernels"))
     assert response.status_code == 302, response.context["adminform"].form.errors
     note = Note.objects.get(pk=note.pk)
     assert set(note.tags.all()) == {scheduling, Tag.objects.get(name="Kernels")}

@@ -1,8 +1,8 @@
 """Where the author writes: notes with the Markdown editor, series, tags, pages, settings.
 
-The author's desk (issue 8): revisions and edit conflicts (blog/authoring/history.py,
-blog/authoring/conflicts.py), the editor widget and friendly validation (blog/authoring/forms.py), the
-media library (blog/authoring/media_library.py). The admin is branded with the site's title.
+The author's desk: revisions and edit conflicts (:mod:`.history`, :mod:`.conflicts`), the
+editor widget and friendly validation (:mod:`.forms`), the media library
+(:mod:`.media_library`). The admin is branded with the site's title.
 """
 
 from django.conf import settings

@@ -10,7 +10,7 @@ by hand.
 * :func:`memoised` (:mod:`.memo`): a value computed once per state (counts, dates);
 * :func:`rendered_entries` (:mod:`.fragments`): list entries rendered once per state and
   language, shared by every list that shows a note;
-* :func:`site_settings` (:mod:`.site_settings`): the settings' copy every page reads;
+* :func:`site_settings` (:mod:`.settings_copy`): the settings' copy every page reads;
 * :mod:`.pages`: the middleware answering conditional GETs and serving anonymous pages from
   the shared page cache (configured in settings.MIDDLEWARE);
 * :mod:`.store`: cache reads and writes that never fail (an outage costs speed, not pages);
@@ -21,7 +21,7 @@ May import: :mod:`blog.models`, :mod:`blog.text`, :mod:`blog.rendering`.
 
 from blog.caching.fragments import rendered_entries
 from blog.caching.memo import memoised
-from blog.caching.site_settings import site_settings
+from blog.caching.settings_copy import site_settings
 from blog.caching.version import bump, bump_after_commit
 from blog.caching.version import current as current_state
 

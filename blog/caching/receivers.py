@@ -4,7 +4,7 @@ reader could see; :func:`connect` wires them (the app's ``ready()`` calls it).
 Each is connected with its sender and only schedules the bump for after the commit (once per
 transaction), so an aborted change moves nothing and a save waits for no extra query. Saving
 or deleting the site settings or a navigation link also drops the settings' copy at the
-current version at once (:mod:`blog.caching.site_settings`).
+current version at once (:mod:`blog.caching.settings_copy`).
 
 ``request_started``/``request_finished`` bound the per-request memo of the version.
 """
@@ -14,7 +14,7 @@ from django.core.signals import request_finished, request_started
 from django.db.models.signals import m2m_changed, post_delete, post_migrate, post_save
 
 from blog.caching import version
-from blog.caching.site_settings import forget_site_settings
+from blog.caching.settings_copy import forget_site_settings
 from blog.models import NavigationLink, Note, Page, Series, SiteSettings, Tag, TaggedNote
 
 

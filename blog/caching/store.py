@@ -84,11 +84,6 @@ class _Breaker:
 _breaker = _Breaker()
 
 
-def is_available(alias="default"):
-    """False while the cache is being skipped after a failure."""
-    return not _breaker.is_open(alias)
-
-
 def reset(alias=None):
     """Forget past failures (tests; an operator who just restarted the cache)."""
     _breaker.reset(alias)

@@ -7,7 +7,8 @@ extension comes from the detected format, and the image is re-encoded, which dro
 appended to it.
 
 Both ways images enter biji go through :func:`clean_image`: the editor's drop/paste upload
-(:func:`store_image`) and the note's cover image in the admin (:class:`blog.authoring.forms.NoteForm`).
+(:func:`store_image`) and the note's cover image in the admin
+(:class:`blog.authoring.forms.NoteForm`).
 
 Limits, all checked from the header **before** any pixel is decoded:
 

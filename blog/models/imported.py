@@ -58,8 +58,8 @@ class LegacyPath(models.Model):
 class ImportedMedia(models.Model):
     """A file an import stored, by the SHA-256 of the bytes it read.
 
-    Editor uploads get a random name (:func:`blog.images.uploads.store_image`), so importing the same
-    folder twice would store every image twice and rewrite every body. With this, a second
+    Editor uploads get a random name (:func:`blog.images.uploads.store_image`), so importing the
+    same folder twice would store every image twice and rewrite every body. With this, a second
     import finds the file already stored and the note comes out unchanged.
     """
 

@@ -95,7 +95,3 @@ def split_more(body):
     outside_code = PATTERN.sub(lambda m: " " * len(m[0]) if m["fence"] else m[0], body)
     match = MORE.search(outside_code)
     return body[: match.start()].strip() if match else None
-
-
-def line_at(text, offset, first_line):
-    return first_line + text.count("\n", 0, offset)

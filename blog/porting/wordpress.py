@@ -26,6 +26,7 @@ from urllib.parse import unquote, urlsplit
 from defusedxml import ElementTree
 from markdownify import markdownify
 
+from blog.porting.formats import WORDPRESS
 from blog.porting.markdown_import import guess_language, language_code, url_path
 from blog.porting.records import NOTE, PAGE, NoteRecord
 from blog.porting.report import SKIPPED
@@ -44,6 +45,10 @@ BLOCK_TAG = re.compile(r"^\s*<(p|div|h[1-6]|ul|ol|li|pre|blockquote|table|figure
 BLOCK_COMMENT = re.compile(r"<!--\s*/?wp:[^>]*-->\n?")
 SHORTCODE = re.compile(r"\[(/?)([a-z_][\w-]*)\b[^\]\n]*\]")
 UPLOADS = re.compile(r"https?://[^\s\"')]+?(/wp-content/uploads/[^\s\"')]+)")
+# The table's custom-field entries, ``wp:postmeta[meta_key]``; its other entries are paths
+# ElementTree finds (``category[@domain='post_tag']`` included).
+POSTMETA = re.compile(r"wp:postmeta\[(?P<meta_key>[^\]]+)\]")
+MANY = {"series", "tags"}  # every matching element, in order; other fields take the first
 
 
 def _text(item, path):
@@ -65,6 +70,26 @@ def _meta(item):
         _text(meta, "wp:meta_key"): _text(meta, "wp:meta_value")
         for meta in item.findall("wp:postmeta", NS)
     }
+
+
+def _fields(item):
+    """The item's values by field, read where the WORDPRESS table of :mod:`.formats` says, as
+    WordPress wrote them (the status, the featured image's attachment id, HTML): a list for
+    series and tags, text for the rest, empty when the item has none. Were a field listed
+    under several elements, the first one the item fills would win (as front-matter keys do).
+    """
+    meta = _meta(item)
+    fields = {}
+    for element, field in WORDPRESS:
+        if fields.get(field):
+            continue
+        if postmeta := POSTMETA.fullmatch(element):
+            fields[field] = meta.get(postmeta["meta_key"], "")
+        elif field in MANY:
+            fields[field] = [(found.text or "").strip() for found in item.findall(element, NS)]
+        else:
+            fields[field] = _text(item, element)
+    return fields
 
 
 def autop(html):
@@ -111,76 +136,68 @@ def read_export(path, media, report):
         return []
     default_language = language_code(_text(channel, "language"))
     root = (media or path.parent).resolve()
-    items = channel.findall("item")
+    items = [(item, _fields(item)) for item in channel.findall("item")]
     attachments = {
         _text(item, "wp:post_id"): _text(item, "wp:attachment_url")
-        for item in items
-        if _text(item, "wp:post_type") == "attachment"
+        for item, fields in items
+        if fields["kind"] == "attachment"
     }
     records = []
-    for number, item in enumerate(items, start=1):
-        kind = _text(item, "wp:post_type")
+    for number, (item, fields) in enumerate(items, start=1):
+        kind, status = fields["kind"], fields["draft"]  # WordPress's post type and status
         name = f"{source}#item {number} (id {_text(item, 'wp:post_id') or '?'})"
         if kind == "attachment":
             continue
-        if kind not in ("post", "page") or _text(item, "wp:status") == "trash":
-            report.add(name, SKIPPED, f"{kind or 'item'} ({_text(item, 'wp:status')})")
+        if kind not in ("post", "page") or status == "trash":
+            report.add(name, SKIPPED, f"{kind or 'item'} ({status})")
             continue
         try:
-            records.append(_record(item, name, kind, default_language, attachments, root, report))
+            records.append(_record(fields, name, default_language, attachments, root, report))
         except ValueError as error:
             report.error(name, f"not imported: {error}")
             report.add(name, SKIPPED, "error")
     return records
 
 
-def _record(item, name, kind, default_language, attachments, root, report):
-    title = _text(item, "title")
+def _record(fields, name, default_language, attachments, root, report):
+    title = fields["title"]
     if not title:
         raise ValueError("no title")
-    status = _text(item, "wp:status")
+    status = fields["draft"]
     if status not in PUBLISHED | DRAFTS:
         raise ValueError(f"unknown status {status!r}")
-    meta = _meta(item)
-    html = _text(item, "content:encoded")
+    html = fields["body"]
     for match in SHORTCODE.finditer(html):
         if not match[1]:  # an opening or lone shortcode
             report.kept_shortcodes.append((name, None, match[0]))
     local = lambda m: m[1] if (root / m[1].lstrip("/")).is_file() else m[0]  # noqa: E731
     body = to_markdown(UPLOADS.sub(local, html))
-    categories = [
-        (c.text or "").strip()
-        for c in item.findall("category")
-        if c.get("domain") == "category" and (c.text or "").strip().lower() not in UNCATEGORIZED
-    ]
-    tags = [
-        (c.text or "").strip() for c in item.findall("category") if c.get("domain") == "post_tag"
-    ]
+    categories = [c for c in fields["series"] if c.lower() not in UNCATEGORIZED]
     record = NoteRecord(
         source=name,
-        kind=PAGE if kind == "page" else NOTE,
+        kind=PAGE if fields["kind"] == "page" else NOTE,
         title=title,
-        slug=ascii_slug(unquote(_text(item, "wp:post_name"))) or ascii_slug(title),
+        slug=ascii_slug(unquote(fields["slug"])) or ascii_slug(title),
         draft=status in DRAFTS,
-        published_at=_date(_text(item, "wp:post_date_gmt")),
-        updated_at=_date(_text(item, "wp:post_modified_gmt")),
+        published_at=_date(fields["published_at"]),
+        updated_at=_date(fields["updated_at"]),
         body=body,
-        summary=to_markdown(_text(item, "excerpt:encoded")).strip(),
-        tags=tags + categories[1:],
+        summary=to_markdown(fields["summary"]).strip(),
+        tags=fields["tags"] + categories[1:],
         series=categories[0] if categories else "",
-        translation_key=meta.get("translation_key", ""),
+        translation_key=fields["translation_key"],
         base_dir=root,
         site_root=root,
     )
-    record.language = language_code(meta.get("language")) or default_language
+    record.language = language_code(fields["language"]) or default_language
     record.language = record.language or guess_language(title, body)
     if (
         status in PUBLISHED
-        and (link := _text(item, "link"))
+        and (link := fields["permalink"])
         and urlsplit(link).path not in ("", "/")
     ):
         record.old_paths = [url_path(link)]
-    if thumbnail := attachments.get(meta.get("_thumbnail_id", "")):
+    if thumbnail := attachments.get(fields["cover"]):
         record.cover = urlsplit(thumbnail).path
     return record
 

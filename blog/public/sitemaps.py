@@ -1,6 +1,7 @@
 """The sitemap: published notes, tags and series with published notes, published pages and
-the section indexes. URLs are absolute on ``settings.SITE_URL`` (:func:`blog.text.site_url.absolute_url`,
-the joiner the pages and feeds use), whatever Host asked.
+the section indexes. URLs are absolute on ``settings.SITE_URL``
+(:func:`blog.text.site_url.absolute_url`, the joiner the pages and feeds use), whatever Host
+asked.
 
 ``/sitemap.xml`` is a sitemap index (:func:`index`) naming one sitemap per section
 (``/sitemap-notes.xml``, …), each served by Django's ``sitemap`` view in pages of at most

@@ -3,7 +3,7 @@
 Every note is indexed, drafts and scheduled notes included: the published rule is applied when
 searching, so a scheduled note is found the moment its time comes, without re-indexing.
 
-Writes happen in ``transaction.on_commit`` callbacks (hooked up in :mod:`blog.search.receivers`), which
+Writes happen in ``transaction.on_commit`` callbacks (hooked up in :mod:`.receivers`), which
 read the note again, so several saves in one transaction end in the last state. They never
 raise: if indexing fails, the author's save still succeeds, the error is logged, and
 ``manage.py rebuild_search_index`` repairs the index. ``QuerySet.update()`` and
@@ -119,7 +119,7 @@ def rebuild(using=DEFAULT_DB_ALIAS, batch_size=500) -> int:
 
 
 def rebuild_if_incomplete(using=DEFAULT_DB_ALIAS, verbosity=1, stdout=None, **kwargs) -> None:
-    """``post_migrate`` receiver (connected in :mod:`blog.search.receivers`): index the notes that exist
+    """``post_migrate`` receiver (connected in :mod:`.receivers`): index the notes that exist
     when there are not as many rows as notes.
 
     This is how a new index gets filled, including on an upgrade from 0002's index: migrations

@@ -5,6 +5,5 @@ from blog.authoring.editor import views as editor
 app_name = "editor"
 
 urlpatterns = [
-    path("preview/", editor.preview, name="preview"),
     path("upload/", editor.upload, name="upload"),
 ]

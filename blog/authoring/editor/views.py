@@ -1,20 +1,20 @@
-"""The Markdown editor's server side: live preview and image upload, for staff only.
+"""The Markdown editor's image upload, for staff only.
 
-django-markdownx posts here (settings.MARKDOWNX_URLS_PATH and MARKDOWNX_UPLOAD_URLS_PATH)
-instead of to its own views, which are open to anyone.
+editor.js posts images here (settings.MARKDOWNX_UPLOAD_URLS_PATH, rendered by the widget as
+``data-markdownx-upload-urls-path``) instead of to django-markdownx's own view, which is open
+to anyone. The live preview is the admin's own view (NoteAdmin.editor_preview).
 """
 
 import re
 from functools import wraps
 from pathlib import PurePath
 
-from django.http import HttpResponse, JsonResponse
+from django.http import JsonResponse
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from blog.images.uploads import RejectedImage, store_image
-from blog.rendering import render_preview
 
 AUTHOR_PERMISSIONS = ("blog.add_note", "blog.change_note", "blog.change_page")
 
@@ -32,13 +32,6 @@ def author_required(view):
         return response
 
     return wrapper
-
-
-@require_POST
-@author_required
-def preview(request):
-    """The very function that renders notes on save, so the preview is what readers get."""
-    return HttpResponse(render_preview(request.POST.get("content", "")))
 
 
 def _alt_text(filename):

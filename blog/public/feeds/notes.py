@@ -133,9 +133,9 @@ class NoteFeed(Feed):
     def last_modified(self, request, **url_kwargs):
         """Newest publication or edit in the scope, or None when it is empty (one query).
 
-        The ``last_modified_func`` of ``condition()`` in :mod:`blog.public.feeds.urls`: it runs before
-        get_object, so it loads nothing else. ``published_at`` counts too: a scheduled note was
-        last edited before it went live.
+        The ``last_modified_func`` of ``condition()`` in :mod:`blog.public.feeds.urls`: it runs
+        before get_object, so it loads nothing else. ``published_at`` counts too: a scheduled
+        note was last edited before it went live.
         """
         notes = self.scope_notes(**url_kwargs)
         dates = notes.aggregate(edited=Max("updated_at"), published=Max("published_at"))

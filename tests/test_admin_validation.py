@@ -102,8 +102,10 @@ def test_moving_a_note_moves_its_translation_when_the_place_is_free(author):
         series_position=2,
         translation=original,
     )
-    original.series_position = 3
-    original.save()
+    response = author.post(
+        f"/admin/blog/note/{original.pk}/change/", note_form_data(original, series_position="3")
+    )
+    assert response.status_code == 302
     english.refresh_from_db()
     assert english.series_position == 3
 

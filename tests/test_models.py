@@ -2,11 +2,14 @@
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError
+from django.db import IntegrityError, connection
+from django.test.utils import CaptureQueriesContext
 
 from blog.caching import site_settings
 from blog.models import Language, Note, SiteSettings, Tag
+from blog.models.series import place_in_series
 from blog.models.taxonomy import set_tags
+from blog.models.translations import link_translation
 from tests.factories import make_note, make_series, make_tag
 
 pytestmark = pytest.mark.django_db
@@ -75,11 +78,47 @@ def test_translation_link_reads_from_both_sides():
 def test_relinking_a_translation_drops_the_old_pair():
     zh = make_note(language=Language.CHINESE)
     en_old = make_note(language=Language.ENGLISH, translation=zh)
-    en_new = make_note(language=Language.ENGLISH, translation=zh)
+    en_new = make_note(language=Language.ENGLISH)
+    link_translation(en_new, zh)
     en_old.refresh_from_db()
     zh.refresh_from_db()
     assert en_old.translation is None
     assert zh.counterpart == en_new
+
+
+def test_unlinking_leaves_both_notes_alone():
+    zh = make_note(language=Language.CHINESE)
+    en = make_note(language=Language.ENGLISH, translation=zh)
+    link_translation(zh, None)  # the link is stored on the other note: found and dropped
+    en.refresh_from_db()
+    zh.refresh_from_db()
+    assert en.counterpart is None and zh.counterpart is None
+
+
+def test_saving_a_note_writes_its_own_row_only():
+    series = make_series()
+    zh = make_note(language=Language.CHINESE, series=series, series_position=1)
+    en = make_note(language=Language.ENGLISH, translation=zh, series=series, series_position=1)
+    third = make_note(language=Language.ENGLISH)
+    zh.series_position, zh.translation = 2, third
+    with CaptureQueriesContext(connection) as queries:
+        zh.save()
+    writes = [q["sql"] for q in queries if q["sql"].lstrip().startswith(("INSERT", "UPDATE"))]
+    assert len(writes) == 1 and "blog_note" in writes[0]
+    en.refresh_from_db()
+    assert (en.translation_id, en.series_position) == (zh.pk, 1)  # the pair rules are not save's
+
+
+def test_placing_a_note_in_a_series_moves_its_translation_along():
+    series = make_series()
+    zh = make_note(language=Language.CHINESE, series=series, series_position=1)
+    en = make_note(language=Language.ENGLISH, translation=zh, series=series, series_position=1)
+    place_in_series(zh, series, 4)
+    en.refresh_from_db()
+    assert (en.series_id, en.series_position) == (series.pk, 4)
+    place_in_series(zh, None, 4)
+    zh.refresh_from_db()
+    assert (zh.series_id, zh.series_position) == (None, None)
 
 
 def test_a_translation_must_be_in_the_other_language():

@@ -29,6 +29,7 @@ from blog.caching import site_settings
 from blog.models import Language, NavigationLink, Note, Page, Series, SiteSettings, Status, Tag
 from blog.models.revisions import recording
 from blog.models.share_links import make_preview_token
+from blog.models.translations import save_note
 from blog.porting.admin_views import import_markdown_view
 from blog.rendering import render_preview
 from blog.text.bilingual import contents_title, html_lang
@@ -178,6 +179,11 @@ class NoteAdmin(RevisionAdminMixin, admin.ModelAdmin):
             gettext("Copy the link"),
             help_text,
         )
+
+    def save_model(self, request, obj, form, change):
+        # The note's row, then the rules of its translated pair (the link it carries becomes
+        # the only one; its translation follows it in the series).
+        save_note(obj)
 
     def _save_each(self, request, notes, comment, change):
         """Save each note (derived fields, search and caches follow) as one revision."""

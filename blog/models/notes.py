@@ -1,7 +1,7 @@
 """The note: what the author writes, and what is derived from it on save."""
 
 from django.core.exceptions import ValidationError
-from django.db import models, transaction
+from django.db import models
 from django.db.models import Exists, OuterRef, Q
 from django.urls import reverse
 from django.utils import timezone
@@ -210,11 +210,8 @@ class Note(RenderedMarkdownMixin, models.Model):
             self.published_at = timezone.now()
         if self.series_id is None:
             self.series_position = None
-        with transaction.atomic():
-            self._unlink_third_notes()
-            super().save(*args, **kwargs)
-            if kwargs.get("update_fields") is None:
-                self._move_translation_along()
+        # Only this note's row: rules that span a translated pair are blog.models.translations'.
+        super().save(*args, **kwargs)
 
     def get_absolute_url(self):
         return reverse("blog:note-detail", kwargs={"slug": self.slug})
@@ -296,8 +293,9 @@ class Note(RenderedMarkdownMixin, models.Model):
         """A translation stands at its original's place in the series.
 
         A note linked to a translation and left out of any series takes the translation's
-        series and position; a note placed in a series brings its translation along on save
-        (:meth:`save`), which must then find that position free in its own language.
+        series and position; a note placed in a series brings its translation along when saved
+        (:func:`blog.models.translations.save_note`), which must then find that position free
+        in its own language.
         """
         other = self.linked_translation()
         if other is None:
@@ -327,36 +325,3 @@ class Note(RenderedMarkdownMixin, models.Model):
         self.word_count = rendered.word_count
         self.reading_minutes = rendered.reading_minutes
         self.excerpt = make_excerpt(self.summary) if self.summary.strip() else rendered.excerpt
-
-    def _move_translation_along(self):
-        """The translation follows this note's series and position (see :meth:`clean`)."""
-        if self.series_id is None:
-            return
-        other = self.linked_translation()
-        if other is None or (other.series_id, other.series_position) == (
-            self.series_id,
-            self.series_position,
-        ):
-            return
-        # A partial save: the translation's text did not change, so neither does its
-        # updated_at, while signals (caches, search) still hear of the move.
-        other.series_id, other.series_position = self.series_id, self.series_position
-        other.save(update_fields=["series", "series_position"])
-
-    def _unlink_third_notes(self):
-        """Keep translations in pairs: linking A to B drops any other link to or from A or B.
-
-        The link may be stored on either note of a pair; :attr:`counterpart` reads both.
-        """
-        if not self.translation_id:
-            return
-        others = Note.objects.exclude(pk=self.pk) if self.pk else Note.objects.all()
-        others.filter(translation_id=self.translation_id).update(translation=None)
-        if self.pk:
-            others.filter(translation_id=self.pk).exclude(pk=self.translation_id).update(
-                translation=None
-            )
-        # B's own link to a third note (a link from B back to A is the same pair: kept).
-        Note.objects.filter(pk=self.translation_id, translation__isnull=False).exclude(
-            translation_id=self.pk
-        ).update(translation=None)

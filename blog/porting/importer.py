@@ -24,6 +24,7 @@ from django.utils import timezone
 from blog.models import Note, Page, Status, revisions
 from blog.models.imported import LegacyPath
 from blog.models.taxonomy import set_tags
+from blog.models.translations import save_note
 from blog.porting.media import MediaStore, is_remote
 from blog.porting.records import NOTE, PAGE
 from blog.porting.report import CREATED, SKIPPED, UNCHANGED, UPDATED
@@ -167,7 +168,7 @@ class Importer:
             self.remember(note, record)
             return note
         note.full_clean(exclude=["translation"] if partner is None else None)
-        note.save()
+        save_note(note)
         set_tags(note, tags)
         self.keep_old_paths(paths, record, note=note)
         stamp = record.updated_at or record.published_at or timezone.now()

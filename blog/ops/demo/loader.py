@@ -35,6 +35,7 @@ from django.utils import timezone
 
 from blog.models import Language, NavigationLink, Note, Page, Series, SiteSettings, Status, Tag
 from blog.models.taxonomy import set_tags
+from blog.models.translations import save_note
 from blog.ops.demo import site
 
 DEMO_DIR = Path(__file__).resolve().parent
@@ -109,12 +110,16 @@ def read_documents(folder, allowed, required):
 
 def upsert(model, lookup, values):
     """Like ``update_or_create``, but validates and saves the whole object, so that what
-    ``save()`` derives (body HTML, excerpt…) is written even when the row already exists."""
+    ``save()`` derives (body HTML, excerpt…) is written even when the row already exists; a
+    note is saved with its pair's rules (:func:`blog.models.translations.save_note`)."""
     obj = model.objects.filter(**lookup).first() or model(**lookup)
     for field, value in values.items():
         setattr(obj, field, value)
     obj.full_clean()
-    obj.save()
+    if isinstance(obj, Note):
+        save_note(obj)
+    else:
+        obj.save()
     return obj
 
 

@@ -3,7 +3,7 @@ previews and share links are never cached."""
 
 import pytest
 
-from blog.models.share_links import make_preview_token
+from blog.models.share_links import make_share_token
 from tests.factories import make_draft
 
 pytest_plugins = ["tests.site_data"]
@@ -58,7 +58,7 @@ def test_staff_previews_are_never_cached(staff_client, db):
 
 def test_share_links_are_never_cached(client, db):
     note = make_draft(slug="wip")
-    response = client.get(f"/notes/wip/share/{make_preview_token(note)}/")
+    response = client.get(f"/notes/wip/share/{make_share_token(note)}/")
     assert response.status_code == 200
     assert "no-store" in response["Cache-Control"] and "public" not in response["Cache-Control"]
 

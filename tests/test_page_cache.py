@@ -18,7 +18,7 @@ from django.utils import timezone
 from blog.caching import pages as page_cache
 from blog.caching import store as safe_cache
 from blog.models import NavigationLink, SiteSettings
-from blog.models.share_links import make_preview_token
+from blog.models.share_links import make_share_token
 from tests.factories import make_draft, make_note, make_page, make_scheduled, make_series, make_tag
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -116,7 +116,7 @@ def test_staff_never_get_the_readers_copy(staff_client, content):
 
 def test_share_links_are_never_cached(client, content):
     note = make_draft(title="草稿", slug="wip")
-    url = f"/notes/wip/share/{make_preview_token(note)}/"
+    url = f"/notes/wip/share/{make_share_token(note)}/"
     for _ in range(2):
         response = client.get(url)
         assert response.status_code == 200 and not response.has_header(HEADER)

@@ -7,7 +7,7 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from blog.models import Note, Page, Series, SiteSettings
-from blog.models.share_links import make_preview_token
+from blog.models.share_links import make_share_token
 from tests.factories import make_draft, make_note, make_page, make_series
 
 pytestmark = pytest.mark.django_db
@@ -29,9 +29,7 @@ def test_rerender_moves_no_date_and_keeps_share_links(client):
     and a share link handed out before still opens the draft."""
     published = make_note(body="## 旧\n\ntext")
     draft = make_draft(body="draft body")
-    link = reverse(
-        "blog:note-share", kwargs={"slug": draft.slug, "token": make_preview_token(draft)}
-    )
+    link = reverse("blog:note-share", kwargs={"slug": draft.slug, "token": make_share_token(draft)})
     before = dict(Note.objects.values_list("pk", "updated_at"))
     Note.objects.update(body_html="<p>stale</p>")
 

@@ -18,7 +18,7 @@ from django.test import Client
 from django.urls import clear_url_caches, reverse
 from django.utils import timezone
 
-from blog.models.share_links import check_preview_token, make_preview_token
+from blog.models.share_links import check_share_token, make_share_token
 from tests.factories import make_draft, make_note
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -187,8 +187,8 @@ def test_the_media_route_exists_only_when_serving(client, settings, reload_urls,
 def test_a_share_link_signed_by_a_clock_ahead_is_refused(client):
     note = make_draft(slug="wip")
     with time_machine.travel(timezone.now() + timedelta(days=3)):
-        ahead = make_preview_token(note)
-    assert not check_preview_token(note, ahead)
+        ahead = make_share_token(note)
+    assert not check_share_token(note, ahead)
     url = reverse("blog:note-share", kwargs={"slug": "wip", "token": ahead})
     assert client.get(url).status_code == 404
 
@@ -197,10 +197,10 @@ def test_a_share_link_signed_by_a_clock_ahead_is_refused(client):
 def test_a_small_clock_difference_is_tolerated_and_expiry_still_applies(settings):
     note = make_draft(slug="wip")
     with time_machine.travel(time.time() + 30):
-        slightly_ahead = make_preview_token(note)
-    assert check_preview_token(note, slightly_ahead)
+        slightly_ahead = make_share_token(note)
+    assert check_share_token(note, slightly_ahead)
     with time_machine.travel(time.time() - settings.BIJI_PREVIEW_MAX_AGE - 60):
-        old = make_preview_token(note)
-    assert not check_preview_token(note, old)
-    assert check_preview_token(note, make_preview_token(note))
-    assert not check_preview_token(note, "not-a-token")
+        old = make_share_token(note)
+    assert not check_share_token(note, old)
+    assert check_share_token(note, make_share_token(note))
+    assert not check_share_token(note, "not-a-token")

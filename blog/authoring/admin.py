@@ -28,7 +28,7 @@ from blog.authoring.media_library import media_library_view
 from blog.caching import site_settings
 from blog.models import Language, NavigationLink, Note, Page, Series, SiteSettings, Status, Tag
 from blog.models.revisions import recording
-from blog.models.share_links import make_preview_token
+from blog.models.share_links import make_share_token
 from blog.models.translations import save_note
 from blog.porting.admin_views import import_markdown_view
 from blog.rendering import render_preview
@@ -160,9 +160,7 @@ class NoteAdmin(RevisionAdminMixin, admin.ModelAdmin):
         if note.pk is None or note.is_published():
             return "—"
         url = absolute_url(
-            reverse(
-                "blog:note-share", kwargs={"slug": note.slug, "token": make_preview_token(note)}
-            )
+            reverse("blog:note-share", kwargs={"slug": note.slug, "token": make_share_token(note)})
         )
         days = max(1, settings.BIJI_PREVIEW_MAX_AGE // 86400)
         help_text = ngettext(

@@ -49,20 +49,17 @@ class State:
     last_published_at: datetime | None  # the latest publication time already passed
 
     @property
-    def edition(self) -> str:
-        """The release, the version and when it moved (``"3f9a…-42.62f1c0a3b9d20"``): unlike
-        the bare counter, never the same for two databases (e.g. before and after a restore)
-        sharing a cache, nor for two deploys (:mod:`blog.caching.release`)."""
-        changed = int(self.changed_at.timestamp() * 1_000_000) if self.changed_at else 0
-        return f"{release.fingerprint()}-{self.version}.{changed:x}"
-
-    @property
     def key(self) -> str:
-        """Text naming this state, for cache keys and ETags: the :attr:`edition`, and the next
-        scheduled publication if any (``"3f9a…-42.62f1c0a3b9d20-1767225600"``)."""
+        """Text naming this state, for cache keys and ETags: the release, the version, when it
+        moved and the next scheduled publication if any
+        (``"3f9a…-42.62f1c0a3b9d20-1767225600"``). Unlike the bare counter, never the same for
+        two databases sharing a cache (before and after a restore), nor for two deploys
+        (:mod:`blog.caching.release`), and it changes when a scheduled note comes due."""
+        changed = int(self.changed_at.timestamp() * 1_000_000) if self.changed_at else 0
+        key = f"{release.fingerprint()}-{self.version}.{changed:x}"
         if self.next_scheduled_at is None:
-            return self.edition
-        return f"{self.edition}-{int(self.next_scheduled_at.timestamp())}"
+            return key
+        return f"{key}-{int(self.next_scheduled_at.timestamp())}"
 
     @property
     def last_modified(self) -> datetime | None:

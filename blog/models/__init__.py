@@ -1,3 +1,21 @@
+"""The content model: notes, tags, series, pages, site settings, and their querysets; and the
+domain operations that change several rows at once, beside them.
+
+* :mod:`.notes`: the note and the one published rule (``Note.objects.published()``) and
+  language rule (``in_interface``);
+* :mod:`.taxonomy`: bilingual tags (django-taggit) and series; :mod:`.site`: pages, the site
+  settings and navigation; :mod:`.rendered`: the render step every Markdown model shares;
+* :mod:`.translations` and :mod:`.series`: linking a translated pair, placing a note (and its
+  translation) in a series — ``Note.save()`` writes only the note's own row;
+* :mod:`.revisions`: what is versioned (django-reversion), recording and restoring;
+* :mod:`.share_links`: signed links that let someone read a draft;
+* tables other packages fill: :mod:`.content` (the content version's counter),
+  :mod:`.search_document` (the search index), :mod:`.imported` (old URLs, imported files).
+
+May import: :mod:`blog.rendering`, :mod:`blog.text`. Knows nothing of HTTP, caches or search
+code: receivers that follow the models are wired in ``BlogConfig.ready()``.
+"""
+
 from blog.models.content import ContentVersion
 from blog.models.imported import ImportedMedia, LegacyPath
 from blog.models.notes import Language, Note, NoteQuerySet, Status

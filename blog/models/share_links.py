@@ -14,7 +14,8 @@ import time
 from django.conf import settings
 from django.core import signing
 
-SALT = "blog.models.share_links.note"
+# The salt links were first signed under: links already sent out keep working.
+SALT = "blog.preview.note"
 CLOCK_SKEW = 60  # seconds a token's timestamp may be ahead of this server's clock
 
 
@@ -27,13 +28,13 @@ def _fingerprint(note):
     return f"note.{note.pk}.{int(updated * 1_000_000)}"
 
 
-def make_preview_token(note) -> str:
-    """A token for :func:`check_preview_token`, valid until the note changes or it expires."""
+def make_share_token(note) -> str:
+    """A token for :func:`check_share_token`, valid until the note changes or it expires."""
     signed = _signer().sign(_fingerprint(note))
     return signed[len(_fingerprint(note)) + 1 :]  # "timestamp:signature"
 
 
-def check_preview_token(note, token) -> bool:
+def check_share_token(note, token) -> bool:
     """True while ``token`` was made for this very version of ``note`` and has not expired."""
     if not token or len(token) > 200:
         return False

@@ -8,6 +8,10 @@ import reads through it, export writes through it, so what export writes, import
 * :mod:`.markdown_import` and :mod:`.wordpress` turn files into :class:`.records.NoteRecord`;
   :mod:`.importer` stores records, one transaction per file; :mod:`.report` says what happened.
 * :mod:`.export` writes notes, pages, site settings and media to a folder.
-* :mod:`.models` keeps old URLs (:class:`.models.LegacyPath`) and which imported files are
-  already stored (:class:`.models.ImportedMedia`); :mod:`.middleware` redirects old URLs.
+* Old URLs and imported files are kept in :mod:`blog.models.imported`; readers are redirected
+  from old URLs by :mod:`blog.public.legacy_redirects`.
+
+May import: :mod:`blog.search`, :mod:`blog.caching`, :mod:`blog.images`, :mod:`blog.models`,
+:mod:`blog.rendering`, :mod:`blog.text`; never :mod:`blog.public`, :mod:`blog.authoring` or
+:mod:`blog.ops`.
 """

@@ -1,0 +1,13 @@
+"""Text without a database: CJK, bilingual names, slugs, text statistics, link validators,
+absolute URLs on ``SITE_URL``.
+
+* :mod:`.cjk`: Han and CJK character classes;
+* :mod:`.bilingual`: names kept in both languages, shown in the reader's interface language;
+* :mod:`.slugs`: ASCII slugs from English words or pinyin;
+* :mod:`.stats`: CJK-aware word counts, reading time and excerpts;
+* :mod:`.validators`: which link schemes a reader may follow;
+* :mod:`.site_url`: the one joiner of absolute URLs.
+
+May import: nothing of biji's (the bottom layer; Django's settings, translation and
+validation only).
+"""

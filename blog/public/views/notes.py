@@ -9,7 +9,7 @@ from django.views import generic
 
 from blog.caching import memoised, site_settings
 from blog.models import Note
-from blog.models.share_links import check_preview_token
+from blog.models.share_links import check_share_token
 from blog.public.views.base import CachePolicyMixin, PublishedNoteMixin, can_preview
 from blog.text.bilingual import html_lang
 from blog.text.site_url import absolute_url
@@ -198,7 +198,7 @@ class NoteShareView(NoteDetailView):
 
     def get_object(self, queryset=None):
         note = self.get_queryset().filter(slug=self.kwargs["slug"]).first()
-        if note is None or not check_preview_token(note, self.kwargs["token"]):
+        if note is None or not check_share_token(note, self.kwargs["token"]):
             raise Http404("This share link is not valid.")
         return note
 

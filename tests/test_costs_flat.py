@@ -2,15 +2,15 @@
 cache empty), however many notes the blog holds: cold (page cache off, caches
 empty), from the page cache (one query) and conditional (one query). Measured with the
 generated blog of the page benchmark (benchmarks.data) at two sizes, with commits, as in
-production (the page cache and memos step aside in a transaction).
+production.
 """
 
 import pytest
-from django.core.cache import caches
 from django.db import connection
 from django.test import override_settings
 
 from benchmarks import data as benchdata
+from tests.conftest import clear_test_cache
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -33,7 +33,7 @@ def costs(client):
     result = {}
     for name, url in benchdata.sample_urls().items():
         with override_settings(BIJI_PAGE_CACHE_SECONDS=0):
-            caches["default"].clear()
+            clear_test_cache()  # only this session's keys: never FLUSHDB on a shared Redis
             cold, response = count_queries(client, url)
             assert response.status_code == 200, (name, url, response.status_code)
             again, _response = count_queries(client, url)  # memos kept, page not

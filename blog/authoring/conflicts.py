@@ -17,7 +17,7 @@ SQLite, biji's IMMEDIATE transactions serialise writers already).
 import difflib
 
 from django import forms
-from django.db import connection
+from django.db import connection, transaction
 from django.urls import NoReverseMatch, reverse
 from django.utils import formats, timezone
 from django.utils.html import format_html, format_html_join
@@ -32,7 +32,8 @@ VERSION_FIELD = "edit_version"
 def stored_version(obj, lock=True):
     """The version stored in the database (the row locked until the transaction ends)."""
     rows = type(obj)._default_manager.filter(pk=obj.pk)
-    if lock and connection.in_atomic_block and connection.features.has_select_for_update:
+    # A row can be locked only inside a transaction (the admin's save is one).
+    if lock and not transaction.get_autocommit() and connection.features.has_select_for_update:
         rows = rows.select_for_update()
     stored = rows.first()
     return (stored, version_of(stored)) if stored is not None else (None, "")

@@ -21,8 +21,8 @@ def read_snapshot(using):
             yield
         return
     if connection.vendor == "sqlite":
-        if connection.in_atomic_block:
-            yield  # already one transaction (tests): its view is consistent
+        if not transaction.get_autocommit(using=using):
+            yield  # called inside a transaction already: its view is consistent
             return
         connection.ensure_connection()
         with connection.cursor() as cursor:

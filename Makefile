@@ -21,7 +21,7 @@ TEMPLATE_DIRS := templates $(wildcard blog/templates)
 COVERAGE_ARGS := --cov=blog --cov=config --cov-report=term:skip-covered
 
 .PHONY: run serve superuser setup demo test test-sqlite test-postgres lint format browser-deps \
-	services messages bench bench-pages soak clean lock
+	services messages bench bench-pages bench-mechanisms soak clean lock
 
 $(VENV)/.installed: requirements-dev.lock pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -111,6 +111,15 @@ bench: setup
 # beside a static file of the note page's size. BENCH_ARGS="--notes 1000 --duration 3".
 bench-pages: setup
 	bash scripts/bench_pages.sh $(BENCH_ARGS)
+
+# What each caching mechanism is worth: bench-pages with each one off in turn, against all on, on
+# the same data (benchmarks/mechanisms.py; needs wrk). BENCH_ARGS="--pages home,note --duration 3".
+bench-mechanisms: setup
+	env -u REDIS_URL -u DJANGO_DEBUG \
+		DATABASE_URL=sqlite:///$(or $(BENCH_DB),/tmp/biji-pages-bench.sqlite3) \
+		STATIC_ROOT=/tmp/biji-pages-bench-static DJANGO_SECRET_KEY=bench-only \
+		DJANGO_ALLOWED_HOSTS=127.0.0.1,localhost DJANGO_LOG_LEVEL=ERROR \
+		timeout 7200 $(PY) -m benchmarks mechanisms $(BENCH_ARGS)
 
 # Load and faults: gunicorn x3 and wrk at 64 connections while a worker is killed, the cache
 # server stops and starts, and 20 threads save notes. SOAK_SECONDS=60 by default.

@@ -1,9 +1,14 @@
-"""``python -m benchmarks pages|search [options]``: run a benchmark with the project's settings."""
+"""``python -m benchmarks pages|mechanisms|search [options]``: run a benchmark with the
+project's settings."""
 
 import os
 import sys
 
-COMMANDS = {"pages": "benchmarks.pages", "search": "benchmarks.search"}
+COMMANDS = {
+    "pages": "benchmarks.pages",
+    "mechanisms": "benchmarks.mechanisms",
+    "search": "benchmarks.search",
+}
 
 
 def main(argv):

@@ -24,6 +24,12 @@ benchmark did not make is refused without ``--force``): migrates it, fills it on
    ask), queries, single-request SQL time at both sizes, and each rate as a share of the
    static file's in the same server run, with the date, machine and load average. Not a
    test: numbers depend on the machine and on what else it runs.
+
+``--pages a,b`` (or ``--only``) keeps some pages (names as in the table). ``--without
+fragments,memos`` switches caching mechanisms off (:mod:`benchmarks.switches`): in this
+process for steps 1 and 4, and under gunicorn by serving ``benchmarks.without:application``;
+the table's header line names them. ``python -m benchmarks mechanisms``
+(:mod:`benchmarks.mechanisms`) compares every mechanism off against all on.
 """
 
 import argparse
@@ -50,9 +56,11 @@ from django.db import connection
 from django.test import Client, override_settings
 
 from benchmarks import data as benchdata
+from benchmarks import switches
 from blog.models import Note
 
 STATIC_NAME = "bench/note.html"
+STATIC_ROW = "static file (note page)"
 MODES = ("cold", "warm", "conditional")
 
 
@@ -107,8 +115,8 @@ def parse_wrk(output):
 class Server:
     """gunicorn on 127.0.0.1:port with the given extra environment, for a ``with`` block."""
 
-    def __init__(self, port, workers, env):
-        self.port, self.workers, self.env = port, workers, env
+    def __init__(self, port, workers, env, app="config.wsgi:application"):
+        self.port, self.workers, self.env, self.app = port, workers, env, app
 
     def __enter__(self):
         try:  # another server on the port would be measured instead of ours
@@ -117,7 +125,7 @@ class Server:
             pass
         else:
             raise CommandError(f"127.0.0.1:{self.port} is already in use")
-        command = [sys.executable, "-m", "gunicorn", "config.wsgi:application"]
+        command = [sys.executable, "-m", "gunicorn", self.app]
         command += ["--workers", str(self.workers), "--bind", f"127.0.0.1:{self.port}"]
         command += ["--log-level", "warning"]
         self.process = subprocess.Popen(  # noqa: S603 (fixed arguments)
@@ -157,21 +165,47 @@ class Server:
             return 0, {}, b""
 
 
+def mechanism_names(text):
+    """An argparse type: ``"fragments,memos"`` → ``("fragments", "memos")``."""
+    try:
+        return switches.parse(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def add_run_arguments(parser):
+    """The data, server, wrk and page options (shared with :mod:`benchmarks.mechanisms`)."""
+    parser.add_argument("--notes", type=int, default=10_000)
+    parser.add_argument("--seed", type=int, default=10)
+    parser.add_argument("--regenerate", action="store_true")
+    parser.add_argument("--force", action="store_true", help="use a database with notes")
+    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=2, help="wrk -t")
+    parser.add_argument("--connections", type=int, default=16, help="wrk -c")
+    parser.add_argument("--duration", type=int, default=5, help="seconds per wrk run")
+    parser.add_argument(
+        "--only",
+        "--pages",
+        dest="only",
+        metavar="PAGE[,PAGE…]",
+        help="comma-separated page names (default: all)",
+    )
+
+
 class Command(BaseCommand):
     help = "Benchmark public pages (cold, warm, conditional) against a static file with wrk."
 
     def add_arguments(self, parser):
-        parser.add_argument("--notes", type=int, default=10_000)
-        parser.add_argument("--seed", type=int, default=10)
-        parser.add_argument("--regenerate", action="store_true")
-        parser.add_argument("--force", action="store_true", help="use a database with notes")
-        parser.add_argument("--port", type=int, default=8765)
-        parser.add_argument("--workers", type=int, default=2)
-        parser.add_argument("--threads", type=int, default=2, help="wrk -t")
-        parser.add_argument("--connections", type=int, default=16, help="wrk -c")
-        parser.add_argument("--duration", type=int, default=5, help="seconds per wrk run")
-        parser.add_argument("--only", help="comma-separated page names (default: all)")
+        add_run_arguments(parser)
         parser.add_argument("--no-wrk", action="store_true", help="queries and timings only")
+        parser.add_argument(
+            "--without",
+            type=mechanism_names,
+            default=(),
+            metavar="NAME[,NAME…]",
+            help=f"caching mechanisms to switch off: {', '.join(switches.MECHANISMS)}",
+        )
         parser.add_argument(
             "--baseline-notes",
             type=int,
@@ -184,7 +218,26 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
 
     def handle(self, *args, **options):
-        if not options["no_wrk"] and not shutil.which("wrk"):
+        rows = self._prepare(options)
+        with switches.switched_off(options["without"]):
+            self._measure_in_process(rows)
+        if options["json"]:  # a baseline run's answer to its parent (_baseline)
+            fields = ("ms", "sql_ms", "queries")
+            answer = {name: {f: row[f] for f in fields} for name, row in rows.items()}
+            self.stdout.write(json.dumps(answer))
+            return
+        if options["baseline_notes"]:
+            for name, measured in self._baseline(options).items():
+                if name in rows:
+                    rows[name]["baseline"] = measured
+        self._add_yardstick(rows)
+        if not options["no_wrk"]:
+            self._run_wrk(rows, options)
+        self._report(rows, options)
+
+    def _prepare(self, options):
+        """The database migrated and filled, static files collected: ``{page name: row}``."""
+        if not options.get("no_wrk") and not shutil.which("wrk"):
             raise CommandError("wrk is not installed (apt-get install -y wrk).")
         call_command("migrate", verbosity=0, interactive=False)
         notes = Note.objects.all()
@@ -210,26 +263,7 @@ class Command(BaseCommand):
         if options["only"]:
             wanted = {name.strip() for name in options["only"].split(",")}
             pages = {name: url for name, url in pages.items() if name in wanted}
-        rows = {name: {"url": url} for name, url in pages.items()}
-        self._measure_in_process(rows)
-        if options["json"]:  # a baseline run's answer to its parent (_baseline)
-            fields = ("ms", "sql_ms", "queries")
-            answer = {name: {f: row[f] for f in fields} for name, row in rows.items()}
-            self.stdout.write(json.dumps(answer))
-            return
-        if options["baseline_notes"]:
-            for name, measured in self._baseline(options).items():
-                if name in rows:
-                    rows[name]["baseline"] = measured
-        static_path = self._write_yardstick(benchdata.sample_urls()["note"])
-        rows["static file (note page)"] = {
-            "url": static_path,
-            "static": True,
-            "wire_bytes": len(gzip.compress(self.yardstick)),
-        }
-        if not options["no_wrk"]:
-            self._run_wrk(rows, options)
-        self._report(rows, options)
+        return {name: {"url": url} for name, url in pages.items()}
 
     # In this process: queries and single-request times.
 
@@ -274,6 +308,8 @@ class Command(BaseCommand):
         command += ["--notes", str(count), "--seed", str(options["seed"]), "--baseline-notes", "0"]
         if options["only"]:
             command += ["--only", options["only"]]
+        if options["without"]:
+            command += ["--without", ",".join(options["without"])]
         done = subprocess.run(  # noqa: S603 (our own command)
             command,
             cwd=settings.BASE_DIR,
@@ -287,13 +323,13 @@ class Command(BaseCommand):
         return json.loads(done.stdout.strip().splitlines()[-1])
 
     def _clear_caches(self):
-        for alias in settings.CACHES:
+        # Only ever a local-memory cache (scripts/bench_pages.sh unsets REDIS_URL): clear() on
+        # a shared Redis would be FLUSHDB of everybody's keys.
+        for alias, options in settings.CACHES.items():
+            if not options["BACKEND"].endswith("LocMemCache"):
+                raise CommandError(f"The benchmark empties its caches: cache {alias!r} must be "
+                                   "local memory (unset REDIS_URL).")  # fmt: skip
             caches[alias].clear()
-        from blog.models import SiteSettings
-
-        forget = getattr(SiteSettings, "forget_cached", None)
-        if forget:
-            forget()
 
     def _write_yardstick(self, note_url):
         body = self.yardstick = Client(HTTP_HOST="127.0.0.1").get(note_url).content
@@ -316,9 +352,13 @@ class Command(BaseCommand):
 
     def _run_wrk(self, rows, options):
         port, workers = options["port"], options["workers"]
-        with Server(port, workers, {"BIJI_PAGE_CACHE_SECONDS": "0"}) as server:
+        env, app = {}, "config.wsgi:application"
+        if options.get("without"):
+            env = {switches.ENV: ",".join(options["without"])}
+            app = "benchmarks.without:application"
+        with Server(port, workers, {**env, "BIJI_PAGE_CACHE_SECONDS": "0"}, app) as server:
             self._block(server, rows, "cold", options)
-        with Server(port + 1, workers, {}) as server:  # the first may still hold its port
+        with Server(port + 1, workers, env, app) as server:  # the first may still hold its port
             self._block(server, rows, "warm", options)
             self._block(server, rows, "conditional", options)
 
@@ -342,23 +382,31 @@ class Command(BaseCommand):
 
     # The table.
 
-    def _report(self, rows, options):
-        static = rows["static file (note page)"]
-        load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
+    def _header(self, options):
+        """The run's line: date, machine, data, cache, server and wrk."""
         cpu = _cpu_name()
         vendor = connection.vendor
         count = Note.objects.count()
         published = Note.objects.published().count()
         cache = settings.CACHES["default"]["BACKEND"].rsplit(".", 1)[-1]
-        out = self.stdout.write
-        out("")
-        out(
+        return (
             f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC · {cpu}, {os.cpu_count()} CPUs, "
             f"{platform.system()} {platform.release()} · Python {platform.python_version()} · "
             f"{vendor}, {count} notes ({published} published) · cache {cache} · gunicorn "
             f"{options['workers']} sync workers · wrk -t{options['threads']} "
             f"-c{options['connections']} -d{options['duration']}s, Accept-Encoding: gzip"
         )
+
+    def _report(self, rows, options):
+        static = rows[STATIC_ROW]
+        load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
+        count = Note.objects.count()
+        out = self.stdout.write
+        out("")
+        header = self._header(options)
+        if options["without"]:
+            header += f" · without: {', '.join(options['without'])} (benchmarks.without)"
+        out(header)
         out("")
         baseline = options["baseline_notes"]
         head = "| page | bytes | queries cold/warm/304 | 1 request ms (SQL) |"

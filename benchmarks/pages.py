@@ -331,6 +331,15 @@ class Command(BaseCommand):
                                    "local memory (unset REDIS_URL).")  # fmt: skip
             caches[alias].clear()
 
+    def _add_yardstick(self, rows):
+        """The static-file row: the note page's bytes served by WhiteNoise, the speed to beat."""
+        static_path = self._write_yardstick(benchdata.sample_urls()["note"])
+        rows["static file (note page)"] = {
+            "url": static_path,
+            "static": True,
+            "wire_bytes": len(gzip.compress(self.yardstick)),
+        }
+
     def _write_yardstick(self, note_url):
         body = self.yardstick = Client(HTTP_HOST="127.0.0.1").get(note_url).content
         target = Path(settings.STATIC_ROOT) / STATIC_NAME

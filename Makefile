@@ -1,6 +1,8 @@
-# biji: `make run` serves the demo blog on http://127.0.0.1:8000; `make test` runs every test.
-# Both set up what they need themselves (a virtualenv; for tests also Debian's chromium,
-# fonts-noto-cjk, axe-core from npm, and the local PostgreSQL and Redis servers).
+# biji: `make run` serves the demo blog on http://127.0.0.1:8000; `make test` runs every test;
+# `make check` is the one-minute inner loop (lint and the fast tests).
+# They set up what they need themselves (a virtualenv; for tests also Debian's chromium,
+# fonts-noto-cjk, axe-core, vnu-jar and Lighthouse from npm, and the local PostgreSQL and Redis
+# servers).
 
 PYTHON ?= python3
 VENV := .venv
@@ -19,9 +21,44 @@ POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/test
 REDIS_TEST_URL ?= redis://127.0.0.1:6379/0
 TEMPLATE_DIRS := templates $(wildcard blog/templates)
 COVERAGE_ARGS := --cov=blog --cov=config --cov-report=term:skip-covered
+# Test processes per non-browser run (pytest-xdist); `worksteal` hands a long test's
+# neighbours to the idle worker, so one slow test does not hold up the end of the run.
+JOBS ?= 2
+XDIST = -n $(JOBS) --dist worksteal
+PYTEST := $(PY) -m pytest
+# The browser tests (tests/browser/, marked `browser`) run once, on SQLite: `make test-browser`.
+NOT_BROWSER := -m "not browser"
+BROWSER_TESTS := tests/browser --ignore=tests/browser/test_lighthouse.py
+LIGHTHOUSE_TESTS := tests/browser/test_lighthouse.py
+# Bytecode caching on even where the environment turns it off (PYTHONDONTWRITEBYTECODE=1): ~60
+# test subprocesses start Django, each ~0.35 s sooner with compiled blog/ and config/.
+SQLITE_ENV := env -u DATABASE_URL -u REDIS_URL PYTHONDONTWRITEBYTECODE= DJANGO_SECRET_KEY=test-only
+POSTGRES_ENV := env PYTHONDONTWRITEBYTECODE= DATABASE_URL=$(POSTGRES_URL) REDIS_URL=$(REDIS_TEST_URL) \
+	DJANGO_SECRET_KEY=test-only
+# Tests that do the same whatever database the suite runs on: each starts fresh processes with
+# a SQLite file of its own and an environment without DATABASE_URL and REDIS_URL (manage.py
+# backup/restore, two gunicorns, settings read at start-up). `make test` runs them once, in
+# the SQLite run; `make test-postgres` on its own runs them too.
+SAME_ON_EVERY_DATABASE := \
+	tests/test_backup_restore.py::test_sqlite_round_trip_is_byte_identical \
+	tests/test_backup_restore.py::test_restore_refuses_a_database_with_content_unless_forced \
+	tests/test_backup_restore.py::test_a_damaged_backup_is_refused_before_anything_is_touched \
+	tests/test_backup_restore.py::test_backup_needs_a_new_directory \
+	tests/test_site_settings_freshness.py::test_two_workers_see_an_edit_at_once \
+	tests/test_security_headers.py::test_https_alone_sends_hsts_without_subdomains_or_preload \
+	tests/test_security_headers.py::test_subdomains_and_preload_when_configured \
+	tests/test_security_headers.py::test_the_development_key_and_the_sqlite_database_are_created_owner_only \
+	tests/test_security_headers.py::test_an_existing_key_is_kept \
+	tests/test_security_headers.py::test_media_is_served_by_django_in_development_only_unless_configured \
+	tests/test_admin_path.py::test_the_default_is_admin \
+	tests/test_admin_path.py::test_the_environment_variable_sets_every_derived_path \
+	tests/test_admin_path.py::test_a_path_that_cannot_work_is_refused_at_start \
+	tests/test_admin_path.py::test_the_markdown_widget_posts_to_the_moved_endpoints \
+	tests/test_rendering.py::test_output_is_stable_across_processes
 
-.PHONY: run serve superuser setup demo test test-sqlite test-postgres lint format browser-deps \
-	services messages bench bench-pages bench-mechanisms soak clean lock
+.PHONY: run serve superuser setup demo test check test-sqlite test-postgres test-browser \
+	test-browser-pages test-lighthouse lint format browser-deps services messages bench \
+	bench-pages bench-mechanisms soak clean lock
 
 $(VENV)/.installed: requirements-dev.lock pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -77,35 +114,65 @@ format: $(VENV)/.installed
 	$(PY) -m ruff format .
 	$(VENV)/bin/djhtml $(TEMPLATE_DIRS)
 
-# The same checks as .pre-commit-config.yaml: lint, formatting, template indentation.
+# The same checks as .pre-commit-config.yaml: lint, formatting, template indentation, and the
+# import layers (import-linter, [tool.importlinter] in pyproject.toml).
 lint: $(VENV)/.installed
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(VENV)/bin/djhtml --check $(TEMPLATE_DIRS)
+	$(VENV)/bin/lint-imports --no-cache
 
+# Every test, once or twice: lint; then at the same time the non-browser suite on SQLite (with
+# coverage), the non-browser suite on PostgreSQL with the Redis cache (less what runs the same
+# on any database) and the browser tests but Lighthouse; then Lighthouse alone, since a busy
+# machine costs it points. Each run's output is printed whole when it ends; --keep-going lets
+# the other runs finish and report when one fails.
 test: setup browser-deps services lint
-	$(MAKE) --no-print-directory test-sqlite
-	$(MAKE) --no-print-directory test-postgres
+	@$(MAKE) --no-print-directory --output-sync=target --keep-going -j3 \
+		test-sqlite test-postgres test-browser-pages \
+		POSTGRES_ARGS="$(addprefix --deselect=,$(SAME_ON_EVERY_DATABASE))"
+	@$(MAKE) --no-print-directory test-lighthouse
+
+# The inner loop, about a minute: lint and the non-browser tests not marked `slow`, on SQLite.
+# `make test` runs the slow ones too.
+check: lint
+	@echo "== fast non-browser tests on SQLite, $(JOBS) workers (make test runs the slow ones too) =="
+	$(SQLITE_ENV) $(PYTEST) $(XDIST) -m "not browser and not slow" -q $(PYTEST_ARGS)
 
 test-sqlite: $(VENV)/.installed
-	@echo "== tests on SQLite, local-memory cache (with coverage of blog/ and config/) =="
-	env -u DATABASE_URL -u REDIS_URL DJANGO_SECRET_KEY=test-only \
-		$(PY) -m pytest $(COVERAGE_ARGS) $(PYTEST_ARGS)
+	@echo "== non-browser tests on SQLite, local-memory cache, $(JOBS) workers (with coverage of blog/ and config/) =="
+	$(SQLITE_ENV) $(PYTEST) $(XDIST) $(NOT_BROWSER) $(COVERAGE_ARGS) $(PYTEST_ARGS)
 
 test-postgres: $(VENV)/.installed
-	@echo "== tests on PostgreSQL, Redis cache =="
-	DATABASE_URL=$(POSTGRES_URL) REDIS_URL=$(REDIS_TEST_URL) DJANGO_SECRET_KEY=test-only \
-		$(PY) -m pytest $(PYTEST_ARGS)
+	@echo "== non-browser tests on PostgreSQL, Redis cache, $(JOBS) workers =="
+	$(POSTGRES_ENV) $(PYTEST) $(XDIST) $(NOT_BROWSER) $(POSTGRES_ARGS) $(PYTEST_ARGS)
+
+# The browser tests, once, on SQLite: Playwright and chromium, axe-core, then Lighthouse.
+test-browser: test-browser-pages test-lighthouse
+
+test-browser-pages: $(VENV)/.installed
+	@echo "== browser tests on SQLite: chromium, axe-core (Lighthouse follows on its own) =="
+	$(SQLITE_ENV) $(PYTEST) $(BROWSER_TESTS) $(PYTEST_ARGS)
+
+# A run under 100 fails; it is run once more (printing the load average), since other work on
+# the machine costs points: the gate passes only if the second run scores 100 everywhere, and
+# the first run's report stays in the output. -s prints every run's scores and time.
+test-lighthouse: $(VENV)/.installed
+	@echo "== Lighthouse on SQLite, nothing else of the gate running (load average: $$(cut -d' ' -f1-3 /proc/loadavg)) =="
+	@$(SQLITE_ENV) $(PYTEST) $(LIGHTHOUSE_TESTS) -s $(PYTEST_ARGS) || { \
+		echo "== Lighthouse failed (report above; load average: $$(cut -d' ' -f1-3 /proc/loadavg)): running it once more =="; \
+		$(SQLITE_ENV) $(PYTEST) $(LIGHTHOUSE_TESTS) -s $(PYTEST_ARGS) \
+		&& echo "== Lighthouse passed on its second run; the first run's failure is reported above =="; }
 
 messages: $(VENV)/.installed
 	DJANGO_SECRET_KEY=dev $(PY) manage.py makemessages -l zh_Hans -l en --no-obsolete \
 		--ignore=node_modules --ignore=staticfiles
 	DJANGO_SECRET_KEY=dev $(PY) manage.py compilemessages --ignore=.venv --ignore=node_modules
 
+# Search at 10,000 notes (benchmarks/search.py), in /tmp/biji-bench.sqlite3, made on the first
+# run and reused after; BENCH_ARGS="--regenerate" or "--database-url postgres://…".
 bench: setup
-	rm -f /tmp/biji-bench.sqlite3
-	DATABASE_URL=sqlite:////tmp/biji-bench.sqlite3 DJANGO_SECRET_KEY=bench $(PY) manage.py migrate --noinput --verbosity 0
-	DATABASE_URL=sqlite:////tmp/biji-bench.sqlite3 DJANGO_SECRET_KEY=bench $(PY) manage.py benchmark_search
+	DJANGO_SECRET_KEY=bench $(PY) -m benchmarks search $(BENCH_ARGS)
 
 # Page speed at 10,000 generated notes: gunicorn (2 workers) and wrk, cold, warm and conditional,
 # beside a static file of the note page's size. BENCH_ARGS="--notes 1000 --duration 3".

@@ -8,8 +8,12 @@ from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
 from django.core.management import call_command
 from django.test import override_settings
+from django.utils import translation
 
 from tests.factories import make_staff
+
+# A throwaway Redis server per test (``redis_server``), for the tests that stop and start it.
+pytest_plugins = ["tests.redis_server"]
 
 # The test session's own cache key space. `make test-postgres` points REDIS_URL at a shared
 # server's database 0, where a developer's site (or anything else) may keep its keys: the tests
@@ -50,25 +54,115 @@ def _test_cache_key_space():
 
 
 @pytest.fixture(scope="session", autouse=True)
+def _no_flushdb_on_the_shared_redis():
+    """``cache.clear()`` on Redis is FLUSHDB: on the shared server (REDIS_URL) it would delete
+    everybody's keys, so in the test session it raises instead. Tests empty their own keys
+    with clear_test_cache(); a throwaway server (tests/redis_server.py) may still be cleared."""
+    shared = os.environ.get("REDIS_URL")
+    original = RedisCache.clear
+
+    def clear(self):
+        if shared and shared in self._servers:
+            raise RuntimeError(
+                "cache.clear() is FLUSHDB on the shared Redis server: use clear_test_cache()"
+            )
+        return original(self)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(RedisCache, "clear", clear)
+        yield
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _fast_password_hasher():
+    """Passwords hashed with MD5 in the test session, as Django's testing guide advises.
+
+    PBKDF2's deliberate slowness (a million iterations, ~0.5 s a hash here) is paid for every
+    account a test makes (``make_staff``, ``create_user``): it was a fifth of the suite's time.
+    No test is about the production hasher; checking a password works the same with either.
+    Subprocesses (``manage.py`` in test_backup_restore.py…) keep the production settings."""
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _static_files_scanned_once():
+    """WhiteNoise reads the static folder once per configuration, as a server process does.
+
+    Its middleware walks STATIC_ROOT and builds the headers of every file (its gzip and
+    brotli variants, its immutability from the manifest) when it is created, and the test
+    client creates the middleware afresh for every ``client``: ~560 scans of ~280 files, a
+    fifth of the non-browser suite's time. The first scan of a configuration is kept and
+    handed to later middlewares with the same one. The key is everything the scan reads:
+    the folder and URL prefix, the middleware's own settings (max age, charset, index file,
+    header and immutability functions, media types) and the settings behind the manifest's
+    URLs, so a test that changes any of them gets a fresh scan. The files themselves do not
+    change during a session (collected once, by ``_collected_static_files``)."""
+    from whitenoise.base import WhiteNoise
+
+    original = WhiteNoise.update_files_dictionary
+    scans = {}
+
+    def update_files_dictionary(self, root, prefix):
+        key = (
+            type(self),
+            root,
+            prefix,
+            self.max_age,
+            self.allow_all_origins,
+            self.charset,
+            self.add_headers_function,
+            self.index_file,
+            vars(self).get("immutable_file_test"),
+            tuple(sorted(self.media_types.types_map.items())),
+            getattr(self, "static_prefix", None),
+            django_settings.STATIC_URL,
+            django_settings.FORCE_SCRIPT_NAME,
+            repr(django_settings.STORAGES),
+        )
+        if key not in scans:
+            files, self.files = self.files, {}
+            try:
+                original(self, root, prefix)
+                scans[key] = self.files
+            finally:
+                self.files = files
+        self.files.update(scans[key])
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(WhiteNoise, "update_files_dictionary", update_files_dictionary)
+        yield
+
+
+@pytest.fixture(scope="session", autouse=True)
 def _collected_static_files(tmp_path_factory):
     """Tests render templates with the production static storage (hashed names from a
     manifest), so a missing or misspelt static file fails a test instead of a deployment.
 
     Each test process collects into a folder of its own: parallel workers (pytest-xdist)
-    collecting into one folder would replace files under each other's feet."""
-    with override_settings(STATIC_ROOT=tmp_path_factory.mktemp("static")):
+    collecting into one folder would replace files under each other's feet. The processes
+    the tests start (``manage.py``, gunicorn) inherit the folder through STATIC_ROOT, so they
+    do not depend on a ``staticfiles/`` left behind by ``make run``."""
+    root = tmp_path_factory.mktemp("static")
+    with override_settings(STATIC_ROOT=root), pytest.MonkeyPatch.context() as mp:
         call_command("collectstatic", interactive=False, verbosity=0)
+        mp.setenv("STATIC_ROOT", str(root))
         yield
 
 
 @pytest.fixture(autouse=True)
 def _isolated(settings, tmp_path):
-    """Each test gets its own media folder and starts and ends with an empty cache (its own
-    key space: see clear_test_cache)."""
+    """Each test gets its own media folder, starts and ends with an empty cache (its own
+    key space: see clear_test_cache) and starts in no activated language, as in a fresh
+    process (the default interface, LANGUAGE_CODE): a request to /en/ leaves English active
+    in the thread, which would otherwise leak into whichever test the process runs next (the
+    order differs from run to run with parallel workers)."""
     settings.MEDIA_ROOT = tmp_path / "media"
+    translation.deactivate()
     clear_test_cache()
     yield
     clear_test_cache()
+    translation.deactivate()
 
 
 @pytest.fixture
@@ -80,3 +174,40 @@ def staff_user(db):
 def staff_client(client, staff_user):
     client.force_login(staff_user)
     return client
+
+
+# A key the tests did not write, on the shared Redis server, that must outlive the whole run:
+# if any test (or the code under test) empties the server, the run fails and says so.
+SENTINEL_KEY = f"not-biji-test:sentinel:{secrets.token_hex(6)}"
+
+
+def _shared_redis(config):
+    """The shared server, from the process that runs the session (the controller under xdist,
+    so the key is set before any worker starts and checked after the last one ends)."""
+    url = os.environ.get("REDIS_URL")
+    if not url or hasattr(config, "workerinput"):
+        return None
+    import redis
+
+    return redis.Redis.from_url(url)
+
+
+def pytest_sessionstart(session):
+    server = _shared_redis(session.config)
+    if server is not None:
+        server.set(SENTINEL_KEY, "somebody else's data", ex=24 * 3600)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    server = _shared_redis(session.config)
+    if server is None:
+        return
+    if server.get(SENTINEL_KEY) is None:
+        session.config.get_terminal_writer().line()
+        session.config.get_terminal_writer().line(
+            f"A key the tests did not write ({SENTINEL_KEY}) was deleted from the shared "
+            "Redis server during the run: something emptied it (FLUSHDB?).",
+            red=True,
+        )
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+    server.delete(SENTINEL_KEY)

@@ -14,6 +14,7 @@ pytestmark = pytest.mark.django_db
 CUSTOM = "desk-7f3a/"
 
 
+@pytest.mark.slow
 def test_the_default_is_admin():
     assert settings_values("BIJI_ADMIN_PATH", "MARKDOWNX_UPLOAD_URLS_PATH") == [
         "'admin/'",
@@ -22,6 +23,7 @@ def test_the_default_is_admin():
 
 
 @pytest.mark.parametrize("value", ["desk-7f3a", "/desk-7f3a/", "desk-7f3a/"])
+@pytest.mark.slow
 def test_the_environment_variable_sets_every_derived_path(value):
     assert settings_values(
         "BIJI_ADMIN_PATH",
@@ -77,6 +79,7 @@ def test_the_editor_endpoints_move_with_it(client, staff_client, custom_admin):
     assert staff_client.post(preview, {"content": "# hi"}).status_code == 200
 
 
+@pytest.mark.slow
 def test_the_markdown_widget_posts_to_the_moved_endpoints():
     # django-markdownx reads its paths once, when imported: hence a fresh process.
     code = (

@@ -17,6 +17,8 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 
 PAGES = [

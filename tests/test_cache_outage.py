@@ -12,7 +12,7 @@ from blog.caching import store as safe_cache
 from blog.models import SiteSettings
 from tests.redis_server import redis_caches
 
-pytest_plugins = ["tests.site_data", "tests.redis_server"]
+pytest_plugins = ["tests.site_data"]
 pytestmark = pytest.mark.usefixtures("chinese_interface")
 
 PUBLIC = [
@@ -78,6 +78,7 @@ def settings_cached(using="default"):
     return cache.get(settings_copy._key(using)) is not None
 
 
+@pytest.mark.slow
 def test_pages_feeds_and_admin_answer_while_the_cache_is_down(
     client, staff_client, blog, site, redis_cache, caplog
 ):

@@ -51,6 +51,7 @@ def costs(client):
     return result
 
 
+@pytest.mark.slow
 def test_query_counts_do_not_grow_with_the_blog(client):
     benchdata.generate(150, seed=1)
     small = costs(client)

@@ -54,6 +54,7 @@ def demo():
     return load()
 
 
+@pytest.mark.slow
 def test_loading_twice_gives_the_same_data():
     load()
     first = snapshot()

@@ -38,6 +38,7 @@ def page_urls():
 
 
 @pytest.mark.django_db
+@pytest.mark.slow
 def test_every_page_type_is_valid_html(client, tmp_path):
     java = shutil.which("java")
     if java is None or not VNU.exists():

@@ -76,6 +76,7 @@ def files(folder):
 
 
 @pytest.mark.parametrize("fmt", ["hugo", "hexo", "jekyll"])
+@pytest.mark.slow
 def test_export_import_export_is_byte_identical(blog, fmt, tmp_path, settings):
     first, second = tmp_path / "first", tmp_path / "second"
     export(first, FORMATS[fmt])
@@ -91,6 +92,7 @@ def test_export_import_export_is_byte_identical(blog, fmt, tmp_path, settings):
     assert len([n for n in before if "/media/" in f"/{n}"]) == 2  # the image and the cover
 
 
+@pytest.mark.slow
 def test_round_trip_through_the_commands(blog, tmp_path, settings):
     first, second = tmp_path / "first", tmp_path / "second"
     call_command("export_markdown", str(first), stdout=io.StringIO())

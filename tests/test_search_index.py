@@ -158,6 +158,7 @@ def test_the_rebuild_command_restores_a_wiped_index(committed, wipe, capsys):
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.slow
 def test_the_migration_indexes_the_notes_that_exist():
     call_command("migrate", "blog", "0001", verbosity=0)
     try:

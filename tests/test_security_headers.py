@@ -72,6 +72,7 @@ def test_the_admin_login_carries_a_permissions_policy(client):
 # HSTS
 
 
+@pytest.mark.slow
 def test_https_alone_sends_hsts_without_subdomains_or_preload():
     values = settings_values(
         "SECURE_HSTS_SECONDS",
@@ -82,6 +83,7 @@ def test_https_alone_sends_hsts_without_subdomains_or_preload():
     assert values == ["31536000", "False", "False"]
 
 
+@pytest.mark.slow
 def test_subdomains_and_preload_when_configured():
     values = settings_values(
         "SECURE_HSTS_INCLUDE_SUBDOMAINS",
@@ -148,6 +150,7 @@ def test_an_existing_key_is_kept(tmp_path):
 # Media
 
 
+@pytest.mark.slow
 def test_media_is_served_by_django_in_development_only_unless_configured():
     assert settings_values("BIJI_SERVE_MEDIA") == ["False"]
     assert settings_values("BIJI_SERVE_MEDIA", DJANGO_DEBUG="1") == ["True"]

@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -51,6 +53,7 @@ def test_refuses_to_start_without_a_secret_key_when_not_debugging():
     assert "DJANGO_SECRET_KEY" in result.stderr
 
 
+@pytest.mark.slow
 def test_check_deploy_is_clean_with_production_settings(tmp_path):
     result = run_manage(
         "check",
@@ -67,6 +70,7 @@ def test_check_deploy_is_clean_with_production_settings(tmp_path):
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+@pytest.mark.slow
 def test_database_url_selects_postgresql_and_redis_url_the_redis_cache():
     code = (
         "from django.conf import settings as s;"

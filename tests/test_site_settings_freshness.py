@@ -70,6 +70,7 @@ def fetch(port, path="/"):
 
 
 @pytest.mark.skipif(not (BIN / "gunicorn").exists(), reason="gunicorn is not installed")
+@pytest.mark.slow
 def test_two_workers_see_an_edit_at_once(site_env):
     manage(site_env, "migrate", "--noinput")
     shell(

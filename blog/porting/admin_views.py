@@ -82,7 +82,10 @@ def import_markdown_view(request):
                 form.add_error("archive", str(error))
             else:
                 report = import_markdown(
-                    [root], fmt=form.cleaned_data["format"], dry_run=form.cleaned_data["dry_run"]
+                    [root],
+                    fmt=form.cleaned_data["format"],
+                    dry_run=form.cleaned_data["dry_run"],
+                    user=request.user,
                 )
     context = {
         **admin.site.each_context(request),

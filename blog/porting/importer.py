@@ -50,8 +50,11 @@ def record_revision(obj, comment, user=None):
 
 
 class Importer:
-    def __init__(self, report, dry_run=False, permalink_pattern=""):
+    def __init__(self, report, dry_run=False, permalink_pattern="", user=None):
         self.report = report
+        # Who imports: None for the command line (the operator's tool), else the admin user
+        # whose permissions bound what the import may do.
+        self.user = user
         self.dry_run = dry_run
         self.permalink_pattern = permalink_pattern
         self.stores = {}

@@ -46,21 +46,23 @@ def read_markdown(paths, fmt, report):
     return records, data
 
 
-def import_markdown(paths, fmt="auto", dry_run=False, permalink="", progress_stream=None):
+def import_markdown(
+    paths, fmt="auto", dry_run=False, permalink="", progress_stream=None, user=None
+):
     for path in map(Path, paths):
         if not path.exists():
             raise FileNotFoundError(f"{path} does not exist")
     report = Report(dry_run=dry_run)
     records, data = read_markdown(paths, fmt, report)
     progress = Progress(len(records), progress_stream) if progress_stream else None
-    return Importer(report, dry_run, permalink).run(records, data, progress)
+    return Importer(report, dry_run, permalink, user=user).run(records, data, progress)
 
 
-def import_wordpress(path, media="", dry_run=False, progress_stream=None):
+def import_wordpress(path, media="", dry_run=False, progress_stream=None, user=None):
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"{path} does not exist")
     report = Report(dry_run=dry_run)
     records = wordpress.read_export(path, Path(media) if media else None, report)
     progress = Progress(len(records), progress_stream) if progress_stream else None
-    return Importer(report, dry_run).run(records, (), progress)
+    return Importer(report, dry_run, user=user).run(records, (), progress)

@@ -16,6 +16,7 @@ import logging
 import threading
 import time
 
+import redis.exceptions
 from django.core.cache import caches
 
 logger = logging.getLogger(__name__)
@@ -26,21 +27,17 @@ WARN_EVERY = 60.0  # seconds between two warnings about the same outage
 _MISSING = object()
 
 
-def _errors():
-    errors = [OSError, ConnectionError, TimeoutError]
-    try:
-        import redis.exceptions
-    except ImportError:  # pragma: no cover - redis-py is a dependency
-        pass
-    else:
-        # ConnectionError/TimeoutError and their subclasses (BusyLoadingError...); plus
-        # ResponseError (e.g. a server refusing writes: OOM, MISCONF when it cannot save).
-        errors += [redis.exceptions.ConnectionError, redis.exceptions.TimeoutError]
-        errors += [redis.exceptions.ResponseError]
-    return tuple(errors)
-
-
-CACHE_ERRORS = _errors()
+# What a cache outage raises: sockets, and redis-py's own (a dependency); ConnectionError and
+# TimeoutError with their subclasses (BusyLoadingError...), plus ResponseError (a server refusing
+# writes: OOM, MISCONF when it cannot save).
+CACHE_ERRORS = (
+    OSError,
+    ConnectionError,
+    TimeoutError,
+    redis.exceptions.ConnectionError,
+    redis.exceptions.TimeoutError,
+    redis.exceptions.ResponseError,
+)
 
 
 class _Breaker:

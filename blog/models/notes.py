@@ -12,6 +12,7 @@ from blog.models.rendered import RenderedMarkdownMixin
 from blog.models.taxonomy import BilingualTaggableManager, TaggedNote
 from blog.rendering import render_markdown
 from blog.text.bilingual import contents_title
+from blog.text.date_range import ORIGINAL, PUBLICATION
 from blog.text.slugs import ascii_slug, unique_slug
 from blog.text.stats import make_excerpt
 from blog.text.validators import validate_link_url
@@ -261,6 +262,7 @@ class Note(RenderedMarkdownMixin, models.Model):
         # Published with an empty time means now: the form shows no error for it.
         if self.status == Status.PUBLISHED and self.published_at is None:
             self.published_at = timezone.now()
+        self._check_date_range()
         if self.series_position is not None and self.series_id is None:
             raise ValidationError({"series_position": _("Choose a series for this position.")})
         if self.translation_id and self.translation_id == self.pk:
@@ -270,6 +272,18 @@ class Note(RenderedMarkdownMixin, models.Model):
                 {"translation": _("A translation is written in the other language.")}
             )
         self._share_series_with_translation()
+
+    def _check_date_range(self):
+        """Dates every supported database stores and every page can show
+        (:mod:`blog.text.date_range`). ``updated_at`` is not checked: save() sets it to now, and
+        an import's edit time is checked where it is read."""
+        errors = {}
+        if message := PUBLICATION.error(self.published_at):
+            errors["published_at"] = message
+        if message := ORIGINAL.error(self.source_date):
+            errors["source_date"] = message
+        if errors:
+            raise ValidationError(errors)
 
     def linked_translation(self):
         """The other note of the pair as the form left it (link on either side), or None."""

@@ -31,10 +31,12 @@ from blog.porting.formats import AUTO, FORMATS
 from blog.porting.records import NOTE, PAGE, NoteRecord, SiteData
 from blog.rendering import render_markdown
 from blog.text.cjk import CJK_RE
+from blog.text.date_range import ORIGINAL, PUBLICATION
 from blog.text.slugs import ascii_slug
 
 MARKDOWN_SUFFIXES = {".md", ".markdown", ".mdown"}
 JEKYLL_NAME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})-(.+)$")
+LONG_YEAR = re.compile(r"^[+-]?(\d{5,})-")
 LANG_SUFFIX = re.compile(r"^(?P<stem>.+)\.(?P<lang>zh|zh-cn|zh-hans|zh-tw|en|en-us|en-gb)$", re.I)
 DATA_FILES = ("data/biji.yaml", "source/_data/biji.yaml", "_data/biji.yaml")
 SKIPPED_DIRS = {"node_modules", "public", "_site", "themes", "resources", ".git"}
@@ -65,13 +67,20 @@ def guess_language(title, body):
     return Language.CHINESE if len(CJK_RE.findall(sample)) > len(sample) // 20 else Language.ENGLISH
 
 
-def as_datetime(value, what):
-    """An aware datetime from YAML/TOML's datetime, date or text; naive means TIME_ZONE."""
+def as_datetime(value, what, years=PUBLICATION):
+    """An aware datetime from YAML/TOML's datetime, date or text; naive means TIME_ZONE.
+
+    Refused with the reason when outside ``years`` (:mod:`blog.text.date_range`): publication
+    and edit times by default, the original date of a translated article with ``ORIGINAL``.
+    """
+    written = value
     if isinstance(value, str):
         text = value.strip().replace("/", "-")
         try:
             value = datetime.fromisoformat(text)
         except ValueError:
+            if (year := LONG_YEAR.match(text)) is not None:  # 10000-01-01: no datetime holds it
+                raise RecordError(f"{what}: {value!r}: {years.error(int(year[1]))}") from None
             raise RecordError(f"{what}: {value!r} is not a date") from None
     if isinstance(value, date) and not isinstance(value, datetime):
         value = datetime.combine(value, time())
@@ -79,6 +88,8 @@ def as_datetime(value, what):
         raise RecordError(f"{what}: {value!r} is not a date")
     if value.tzinfo is None:
         value = value.replace(tzinfo=ZoneInfo(settings.TIME_ZONE))
+    if message := years.error(value):
+        raise RecordError(f"{what}: {written}: {message}")
     return value
 
 
@@ -240,7 +251,7 @@ def _fill(record, values):
         record.source_author = str(get("author")).strip()
     if get("source_date") not in (None, ""):
         try:
-            record.source_date = as_datetime(get("source_date"), "source_date").date()
+            record.source_date = as_datetime(get("source_date"), "source_date", ORIGINAL).date()
         except RecordError as error:
             raise RecordError(str(error), line("source_date")) from None
     cover = get("cover")

@@ -30,6 +30,7 @@ from blog.porting.formats import WORDPRESS
 from blog.porting.markdown_import import guess_language, language_code, url_path
 from blog.porting.records import NOTE, PAGE, NoteRecord
 from blog.porting.report import SKIPPED
+from blog.text.date_range import PUBLICATION
 from blog.text.slugs import ascii_slug
 
 NS = {
@@ -57,12 +58,19 @@ def _text(item, path):
 
 
 def _date(value):
+    """A GMT date of the export; ValueError with the reason when its year is outside
+    :data:`~blog.text.date_range.PUBLICATION` (the item is then reported and skipped)."""
     if not value or value.startswith("0000"):
         return None
     try:
-        return datetime.strptime(value, "%Y-%m-%d %H:%M:%S").replace(tzinfo=UTC)
+        moment = datetime.strptime(value, "%Y-%m-%d %H:%M:%S").replace(tzinfo=UTC)
     except ValueError:
+        if year := re.match(r"(\d{5,})-", value):  # 10000-01-01: no datetime holds it
+            raise ValueError(f"date {value!r}: {PUBLICATION.error(int(year[1]))}") from None
         return None
+    if message := PUBLICATION.error(moment):
+        raise ValueError(f"date {value!r}: {message}")
+    return moment
 
 
 def _meta(item):

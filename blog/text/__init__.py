@@ -6,6 +6,7 @@ absolute URLs on ``SITE_URL``.
 * :mod:`.slugs`: ASCII slugs from English words or pinyin;
 * :mod:`.stats`: CJK-aware word counts, reading time and excerpts;
 * :mod:`.validators`: which link schemes a reader may follow;
+* :mod:`.date_range`: the years a publication time and an original date may take;
 * :mod:`.site_url`: the one joiner of absolute URLs.
 
 May import: nothing of biji's (the bottom layer; Django's settings, translation and

@@ -90,7 +90,11 @@ INSTALLED_APPS = [
     "taggit",
     "markdownx",
     "reversion",
+    # Before django_tasks_db: biji's db_worker command (with retries and the sweep) replaces
+    # the library's.
     "blog",
+    "django_tasks",
+    "django_tasks_db",
 ]
 
 MIDDLEWARE = [
@@ -317,6 +321,32 @@ BIJI_FEED_ID_AUTHORITY = env("BIJI_FEED_ID_AUTHORITY", "")
 # templates and static manifest (blog.caching.release), so a deploy never serves pages of the
 # last one.
 BIJI_RELEASE = env("BIJI_RELEASE", "")
+
+# The background runner (blog.background): tasks stored in the database, run by
+# `manage.py db_worker` (`make run` starts one beside the server). A failing task is retried
+# on errors that say "try again" (database locked or away, network) up to
+# BIJI_TASK_MAX_ATTEMPTS runs in all, waiting BIJI_TASK_RETRY_DELAY seconds before the first
+# retry, twice as long before each next.
+TASKS = {
+    "default": {
+        "BACKEND": "blog.background.backend.DatabaseBackend",
+        "QUEUES": ["default"],
+        "OPTIONS": {
+            "max_attempts": int(env("BIJI_TASK_MAX_ATTEMPTS", "3")),
+            "retry_delay": float(env("BIJI_TASK_RETRY_DELAY", "10")),
+        },
+    }
+}
+
+# Files readers must never fetch (an uploaded import archive until its import has run):
+# owner-only, and never inside MEDIA_ROOT or STATIC_ROOT, which a web server may serve.
+BIJI_PRIVATE_ROOT = Path(env("BIJI_PRIVATE_ROOT") or VAR_DIR / "private").resolve()
+for _public in (MEDIA_ROOT, STATIC_ROOT):
+    if BIJI_PRIVATE_ROOT.is_relative_to(Path(_public).resolve()):
+        raise ImproperlyConfigured(
+            f"BIJI_PRIVATE_ROOT={BIJI_PRIVATE_ROOT} is inside {_public}, which may be served "
+            "to anyone: choose a folder outside MEDIA_ROOT and STATIC_ROOT."
+        )
 
 LOGGING = {
     "version": 1,

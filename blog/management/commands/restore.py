@@ -9,8 +9,10 @@ from blog.ops.backup import ManifestError, RestoreError, restore
 class Command(BaseCommand):
     help = (
         "Restore DIR (made by `manage.py backup`) into this database, migrated first, and "
-        "MEDIA_ROOT. Every file's hash is checked first. Refuses a database that already "
-        "holds content unless --force, which replaces it."
+        "MEDIA_ROOT. Every file's hash, and that every path stays in its folder, is checked "
+        "before anything is written. Refuses a database that already holds content unless "
+        "--force, which replaces it. Lists the users with staff or superuser rights after it. "
+        "Restore only backups you made: the hashes detect damage, not a hostile backup."
     )
 
     def add_arguments(self, parser):
@@ -28,4 +30,12 @@ class Command(BaseCommand):
         rows = sum(result["rows"].values())
         self.stdout.write(
             self.style.SUCCESS(f"Restored {rows} rows and {result['media']} media files.")
+        )
+        # A backup can carry accounts: whoever restores it sees who can now log in to the admin.
+        staff = [
+            f"{name} ({'superuser' if superuser else 'staff'})"
+            for name, superuser in result["staff"]
+        ]
+        self.stdout.write(
+            "Users with staff or superuser rights now: " + (", ".join(staff) or "none") + "."
         )

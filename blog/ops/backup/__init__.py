@@ -9,7 +9,12 @@ A backup directory holds:
   ``pg_dump -Fc`` when it is installed): the native copy, for restoring by hand;
 * ``media/``: every file under ``MEDIA_ROOT``;
 * ``manifest.json``: the SHA-256 of every file above, the database engine, the migrations
-  applied, and the row counts. ``restore`` checks every hash before it touches anything.
+  applied, and the row counts. ``restore`` checks every hash, and that every path stays in
+  its folder, before it touches anything.
+
+The folder is 700 and its files 600: ``data.json`` holds every password hash. The hashes
+detect damage, not a hostile backup (anyone who can change a file can change the manifest):
+restore only backups you made. The restore lists who has staff or superuser rights after it.
 """
 
 import json
@@ -17,9 +22,11 @@ import time
 from pathlib import Path
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.migrations.recorder import MigrationRecorder
+from django.db.models import Q
 from django.utils import timezone
 
 from blog.caching import version as content_version
@@ -46,7 +53,7 @@ def backup(directory, *, using=DEFAULT_DB_ALIAS, media_root=None):
     directory = Path(directory)
     if directory.exists() and any(directory.iterdir()):
         raise BackupError(f"{directory} is not empty: give a new directory per backup.")
-    directory.mkdir(parents=True, exist_ok=True)
+    files.make_private_directory(directory)  # 700 before a byte is written into it
     connection = connections[using]
     started = time.monotonic()
     native = None
@@ -72,7 +79,9 @@ def backup(directory, *, using=DEFAULT_DB_ALIAS, media_root=None):
         "media": media,
         "seconds": round(time.monotonic() - started, 3),
     }
-    return files.write_manifest(directory, manifest)
+    manifest = files.write_manifest(directory, manifest)
+    files.make_private(directory)
+    return manifest
 
 
 def restore(directory, *, using=DEFAULT_DB_ALIAS, media_root=None, force=False, migrate=True):
@@ -80,10 +89,18 @@ def restore(directory, *, using=DEFAULT_DB_ALIAS, media_root=None, force=False, 
 
     Refuses a database that holds content unless ``force``, which replaces it. Afterwards
     the search index is rebuilt and the content version moves (every cached copy is stale).
+    Before anything is written (the database is not even migrated): every hash is checked,
+    and every path the backup names must stay in its folder.
+
+    Returns the rows and media restored, and the users with staff or superuser rights now.
     """
-    manifest = files.read_manifest(directory)  # every hash checked first
+    manifest = files.read_manifest(directory)  # every path and hash checked first
     if manifest.get("format") != portable.FORMAT:
         raise RestoreError(f"Not a biji backup format: {manifest.get('format')!r}")
+    media_plan = files.plan_media(directory, media_root or settings.MEDIA_ROOT, manifest)
+    data_file = files.inside(directory, "data.json")
+    if "data.json" not in manifest["files"]:
+        raise RestoreError("The backup's data.json is not among its checked files.")
     if migrate:
         call_command("migrate", database=using, interactive=False, verbosity=0)
     newer = set(manifest.get("migrations", [])) - set(_applied_migrations(using))
@@ -99,10 +116,10 @@ def restore(directory, *, using=DEFAULT_DB_ALIAS, media_root=None, force=False, 
             "The database is not empty (" + ", ".join(present[:6]) + "): restore into an "
             "empty database, or pass --force to replace its content."
         )
-    with open(Path(directory) / "data.json", encoding="utf-8") as stream:
+    with open(data_file, encoding="utf-8") as stream:
         data = json.load(stream)
     counts = portable.load(data, using, replace=bool(present))
-    media = files.restore_media(directory, media_root or settings.MEDIA_ROOT, manifest["media"])
+    media = files.restore_media(media_plan)
     try:
         call_command("rebuild_search_index", database=using, verbosity=0)
     except Exception as error:  # noqa: BLE001 (the content is back; say what to run)
@@ -112,4 +129,13 @@ def restore(directory, *, using=DEFAULT_DB_ALIAS, media_root=None, force=False, 
         ) from error
     finally:
         content_version.bump(using)
-    return {"rows": counts, "media": media}
+    return {"rows": counts, "media": media, "staff": staff_users(using)}
+
+
+def staff_users(using):
+    """(username, is_superuser) of every user who can log in to the admin, by name: what a
+    restore brought in, so an account a backup added is seen."""
+    model = get_user_model()
+    users = model._default_manager.using(using).order_by(model.USERNAME_FIELD)
+    privileged = users.filter(Q(is_staff=True) | Q(is_superuser=True))
+    return [(user.get_username(), user.is_superuser) for user in privileged]

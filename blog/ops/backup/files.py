@@ -1,11 +1,27 @@
-"""Media files and the manifest: every file of a backup with its SHA-256."""
+"""Media files and the manifest: every file of a backup with its SHA-256, and where it may go.
+
+Every path a backup names is resolved (``..``, absolute paths and symbolic links followed) and
+must stay inside its folder: the backup's own folder for what is read, ``MEDIA_ROOT`` for
+what is written. :func:`plan_media` checks all of them before a restore writes anything.
+
+A backup holds password hashes: its folders are created 700 and its files 600 (readable by
+the account that made it only), whatever the umask.
+"""
 
 import hashlib
 import json
+import os
 import shutil
 from pathlib import Path
 
+from django.conf import settings
+
 MANIFEST = "manifest.json"
+PRIVATE_DIRECTORY, PRIVATE_FILE = 0o700, 0o600
+
+
+class ManifestError(Exception):
+    pass
 
 
 def sha256(path):
@@ -16,17 +32,53 @@ def sha256(path):
     return digest.hexdigest()
 
 
+def inside(root, relative):
+    """``root/relative`` resolved, if it stays inside ``root`` (resolved too); else
+    ManifestError. The root itself is not a file of it."""
+    root = Path(root).resolve()
+    if not isinstance(relative, str) or not relative or "\x00" in relative:
+        raise ManifestError(
+            f"The backup names an invalid path: {relative!r}. Nothing was restored."
+        )
+    path = (root / relative).resolve()
+    if path == root or not path.is_relative_to(root):
+        raise ManifestError(
+            f"The backup names a path outside its folder: {relative!r} leads to {path}, not "
+            f"inside {root}. Nothing was restored: restore only backups you made."
+        )
+    return path
+
+
+# --- backup --------------------------------------------------------------------------------
+def make_private_directory(directory):
+    """Create ``directory`` (and its parents) and make it 700 before anything is written."""
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    os.chmod(directory, PRIVATE_DIRECTORY)
+
+
+def make_private(directory):
+    """Every folder under ``directory`` 700 and every file 600, whatever the umask made them
+    (the SQLite copy, pg_dump's file, copied media keep their own modes otherwise)."""
+    directory = Path(directory)
+    os.chmod(directory, PRIVATE_DIRECTORY)
+    for path in directory.rglob("*"):
+        if not path.is_symlink():
+            os.chmod(path, PRIVATE_DIRECTORY if path.is_dir() else PRIVATE_FILE)
+
+
 def copy_media(media_root, target):
     """Copy every file under ``media_root`` into ``target``; {relative path: sha256}."""
-    media_root, hashes = Path(media_root), {}
+    media_root, hashes = Path(media_root).resolve(), {}
     if not media_root.is_dir():
         return hashes
     for source in sorted(media_root.rglob("*")):
         if source.is_file() and not source.is_symlink():
             relative = source.relative_to(media_root).as_posix()
-            destination = Path(target) / relative
+            inside(media_root, relative)  # rglob does not follow linked folders: a safeguard
+            destination = inside(target, relative)
             destination.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, destination)
+            shutil.copyfile(source, destination)
             hashes[relative] = sha256(destination)
     return hashes
 
@@ -42,34 +94,73 @@ def write_manifest(directory, manifest):
     return manifest
 
 
-class ManifestError(Exception):
-    pass
-
-
+# --- restore -------------------------------------------------------------------------------
 def read_manifest(directory):
-    """The manifest, once every file it lists is there with its hash."""
+    """The manifest, once every file it lists is inside the backup, there, with its hash."""
     directory = Path(directory)
     try:
-        manifest = json.loads((directory / MANIFEST).read_text())
+        manifest = json.loads(inside(directory, MANIFEST).read_text())
     except (OSError, ValueError) as error:
         raise ManifestError(f"No readable {MANIFEST} in {directory}: {error}") from error
+    listed = manifest.get("files") if isinstance(manifest, dict) else None
+    if not isinstance(listed, dict):
+        raise ManifestError(f"{MANIFEST} in {directory} lists no files: not a biji backup.")
+    paths = {relative: inside(directory, relative) for relative in listed}  # all, first
     bad = [
         relative
-        for relative, digest in manifest.get("files", {}).items()
-        if not (directory / relative).is_file() or sha256(directory / relative) != digest
+        for relative, digest in listed.items()
+        if not paths[relative].is_file() or sha256(paths[relative]) != digest
     ]
     if bad:
         raise ManifestError(f"Missing or altered files in the backup: {', '.join(bad[:10])}")
     return manifest
 
 
-def restore_media(directory, media_root, hashes):
-    """Copy the backup's media into ``media_root``; each file checked against its hash."""
-    source_root, media_root = Path(directory) / "media", Path(media_root)
-    for relative, digest in sorted(hashes.items()):
-        destination = media_root / relative
-        destination.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(source_root / relative, destination)
+def plan_media(directory, media_root, manifest):
+    """[(source, destination, sha256)] for the backup's media, every path checked: read from
+    inside the backup's ``media/``, written inside ``media_root``, and each file one the
+    manifest's hashes cover. ManifestError, before anything is written, otherwise."""
+    media = manifest.get("media")
+    if not isinstance(media, dict):
+        raise ManifestError(f"{MANIFEST} lists no media: not a biji backup.")
+    source_root = Path(directory) / "media"
+    plan = []
+    for relative, digest in sorted(media.items()):
+        source = inside(source_root, relative)
+        destination = inside(media_root, relative)
+        listed = manifest["files"].get(source.relative_to(Path(directory).resolve()).as_posix())
+        if listed is None or listed != digest:
+            raise ManifestError(
+                f"The media file {relative!r} is not among the backup's checked files. "
+                "Nothing was restored."
+            )
+        plan.append((source, destination, digest))
+    return plan
+
+
+def restore_media(plan):
+    """Copy the planned media into place, with the permissions uploads get
+    (``FILE_UPLOAD_PERMISSIONS``), not the backup's private ones."""
+    file_mode = settings.FILE_UPLOAD_PERMISSIONS
+    directory_mode = settings.FILE_UPLOAD_DIRECTORY_PERMISSIONS
+    for source, destination, digest in plan:
+        _make_directories(destination.parent, directory_mode)
+        shutil.copyfile(source, destination)
+        stat = source.stat()
+        os.utime(destination, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+        if file_mode is not None:
+            os.chmod(destination, file_mode)
         if sha256(destination) != digest:
-            raise ManifestError(f"{relative} changed while it was copied")
-    return len(hashes)
+            raise ManifestError(f"{destination.name} changed while it was copied")
+    return len(plan)
+
+
+def _make_directories(path, mode):
+    missing = []
+    while not path.exists():
+        missing.append(path)
+        path = path.parent
+    for folder in reversed(missing):
+        folder.mkdir()
+        if mode is not None:
+            os.chmod(folder, mode)

@@ -14,14 +14,15 @@ from django.db import DEFAULT_DB_ALIAS, models
 from blog.text.date_range import PUBLICATION
 
 
-def clamp_out_of_range_times(using=DEFAULT_DB_ALIAS):
+def clamp_out_of_range_times(using=DEFAULT_DB_ALIAS, registry=apps):
     """Move every date and time of biji's models outside 1970-2200 to the nearest bound.
 
+    ``registry`` is the app registry: a data migration passes its historical ``apps``.
     Returns {"app_label.model.field": rows changed} for the fields that had any.
     """
     low, high = PUBLICATION.bounds()
     changed = {}
-    for model in apps.get_app_config("blog").get_models():
+    for model in registry.get_app_config("blog").get_models():
         for field in model._meta.concrete_fields:
             if not isinstance(field, models.DateTimeField):
                 continue

@@ -1,5 +1,5 @@
-# biji: `make run` serves the demo blog on http://127.0.0.1:8000; `make test` runs every test;
-# `make check` is the one-minute inner loop (lint and the fast tests).
+# biji: `make run` serves the demo blog on http://127.0.0.1:8000 (with its background worker);
+# `make test` runs every test; `make check` is the one-minute inner loop (lint and the fast tests).
 # They set up what they need themselves (a virtualenv; for tests also Debian's chromium,
 # fonts-noto-cjk, axe-core, vnu-jar and Lighthouse from npm, and the local PostgreSQL and Redis
 # servers).
@@ -91,8 +91,11 @@ demo: setup
 	$(MANAGE) collectstatic --noinput --verbosity 0
 	@if [ "$(DEMO)" != "0" ]; then $(MANAGE) load_demo --if-empty; fi
 
+# The background worker (imports; manage.py db_worker) runs beside the server and stops with it.
 run: demo
 	@echo "biji on $(SITE_URL)/ (admin: $(SITE_URL)/admin/, make an account with 'make superuser')"
+	@$(MANAGE) db_worker --no-startup-delay --verbosity 1 & worker=$$!; \
+	trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT; trap 'exit 130' INT TERM; \
 	BIJI_SERVE_MEDIA=1 $(MANAGE) runserver $(HOST):$(PORT)
 
 # `make run` without the demo blog.

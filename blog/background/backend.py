@@ -1,0 +1,18 @@
+"""The backend ``TASKS`` names: django-tasks-db's, with biji's retrying task class.
+
+``OPTIONS``: ``max_attempts`` (runs of a task in all, 3 by default) and ``retry_delay`` (the
+seconds before the first retry, doubled for each next one; 10 by default).
+"""
+
+from django_tasks_db import DatabaseBackend as BaseDatabaseBackend
+
+from blog.background.retrying import RetryingTask
+
+
+class DatabaseBackend(BaseDatabaseBackend):
+    task_class = RetryingTask
+
+    def __init__(self, alias, params):
+        super().__init__(alias, params)
+        self.max_attempts = int(self.options.get("max_attempts", 3))
+        self.retry_delay = float(self.options.get("retry_delay", 10))

@@ -1,0 +1,61 @@
+"""What a task does when it fails: retry later, or fail for good.
+
+Retried (up to the task's ``max_attempts``, the backend's ``max_attempts`` option unless the
+task says otherwise; every run counts, a run its worker did not survive too):
+
+* the errors a task names in ``retry_on``; by default those that say nothing about the task
+  itself: :class:`django.db.OperationalError` and :class:`~django.db.InterfaceError` (the
+  database locked, restarting, out of connections), :class:`ConnectionError` and
+  :class:`TimeoutError` (a server that did not answer), and :class:`Retry`, which a task
+  raises to ask for it;
+* a worker stopped in the middle of the task (SIGTERM twice, Ctrl-C twice): the task is
+  put back at once.
+
+Anything else (a ``ValueError``, a missing row, a bug) would fail the same way again: the
+task fails at once and its error is kept in its result.
+
+The n-th retry waits ``retry_delay × 2^(n-1)`` seconds (``retry_delay`` from the backend's
+options), at most an hour.
+"""
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.db import InterfaceError, OperationalError
+from django.utils.version import PY311
+from django_tasks.base import Task
+
+LONGEST_WAIT = timedelta(hours=1)
+
+
+class Retry(Exception):  # noqa: N818 (a request, not an error)
+    """Raised by a task to be run again later (counts as an attempt)."""
+
+
+RETRY_ON = (Retry, OperationalError, InterfaceError, ConnectionError, TimeoutError)
+INTERRUPTED = (KeyboardInterrupt, SystemExit)
+
+
+@dataclass(frozen=True, slots=PY311, kw_only=True)
+class RetryingTask(Task):
+    """A django-tasks Task that knows how often and on which errors it is retried."""
+
+    max_attempts: int | None = None
+    """Runs in all, the first included; None: the backend's ``max_attempts`` option."""
+
+    retry_on: tuple = RETRY_ON
+    """Exception classes that retry; the others fail the task at once."""
+
+    def attempts_allowed(self):
+        return self.max_attempts or self.get_backend().max_attempts
+
+    def retries(self, error, attempts):
+        """Whether the task, ``attempts`` runs done and the last raising ``error``, runs again."""
+        if attempts >= self.attempts_allowed():
+            return False
+        return isinstance(error, INTERRUPTED + tuple(self.retry_on))
+
+    def delay(self, attempts):
+        """How long to wait before the next run after ``attempts`` runs."""
+        seconds = self.get_backend().retry_delay * 2 ** min(max(attempts, 1) - 1, 20)
+        return min(timedelta(seconds=seconds), LONGEST_WAIT)

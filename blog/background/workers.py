@@ -1,0 +1,58 @@
+"""Who a worker is, written into every task it claims, so that anyone on the same machine can
+tell whether it is still running.
+
+A worker id is ``host:pid:start`` (the process's start time in clock ticks since boot, from
+/proc; 0 where there is no /proc): a process id the system has since given to another
+process has another start time. Tasks claimed by a worker with an id of another shape (a
+``--worker-id`` given by hand) or on another host are never judged dead: the sweep of that
+host's worker handles them.
+"""
+
+import os
+import socket
+from pathlib import Path
+
+# django-tasks-db keeps worker ids of at most 64 characters.
+LONGEST_HOST = 40
+
+
+def host():
+    return socket.gethostname()[:LONGEST_HOST].replace(":", "-")
+
+
+def _stat(pid):
+    """Fields of /proc/<pid>/stat after the command name, or None without /proc or process."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return text.rsplit(")", 1)[1].split()
+
+
+def _start_time(pid):
+    fields = _stat(pid)
+    return fields[19] if fields else "0"  # field 22 of the file: starttime
+
+
+def current_worker_id():
+    pid = os.getpid()
+    return f"{host()}:{pid}:{_start_time(pid)}"
+
+
+def is_dead(worker_id):
+    """True if ``worker_id`` names a worker process of this host that no longer runs."""
+    parts = worker_id.rsplit(":", 2)
+    if len(parts) != 3 or parts[0] != host() or not parts[1].isdigit():
+        return False
+    pid, started = int(parts[1]), parts[2]
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        pass  # a process of another user: it exists
+    fields = _stat(pid)
+    if fields is None:
+        return False  # no /proc: the process exists, trust it is the worker
+    zombie = fields[0] == "Z"  # killed, not yet reaped by its parent
+    return zombie or (started != "0" and fields[19] != started)

@@ -1,0 +1,81 @@
+"""``manage.py db_worker``: django-tasks-db's worker, with biji's retries and sweep.
+
+It replaces the library's command of the same name (blog comes before django_tasks_db in
+INSTALLED_APPS, as staticfiles' runserver replaces Django's): the same options, plus
+
+* a worker id that says where the worker runs (``host:pid:start``), unless ``--worker-id``
+  is given, so the sweep can tell a dead worker's task from a running one;
+* a sweep when it starts (``--no-sweep`` to skip): tasks a killed worker left RUNNING go back
+  to the queue, or fail once their attempts are spent (:mod:`blog.background.sweep`);
+* retries (:mod:`blog.background.retrying`).
+"""
+
+import os
+
+from django.core.management.base import CommandError
+from django.utils.autoreload import DJANGO_AUTORELOAD_ENV, run_with_reloader
+from django_tasks_db.management.commands.db_worker import Command as DatabaseWorkerCommand
+from django_tasks_db.management.commands.db_worker import logger
+
+from blog.background.sweep import sweep
+from blog.background.worker import Worker
+from blog.background.workers import current_worker_id
+
+
+class Command(DatabaseWorkerCommand):
+    help = "Run the background worker (django-tasks-db's, with retries and the sweep)."
+
+    def add_arguments(self, parser):
+        super().add_arguments(parser)
+        parser.add_argument(
+            "--no-sweep",
+            action="store_false",
+            dest="sweep_at_start",
+            help="Do not put back the tasks of dead workers when starting.",
+        )
+        parser.set_defaults(worker_id=None)
+
+    def handle(
+        self,
+        *,
+        verbosity,
+        queue_name,
+        interval,
+        batch,
+        backend_name,
+        startup_delay,
+        reload,
+        max_tasks,
+        worker_id,
+        exclude_queues,
+        sweep_at_start=True,
+        **options,
+    ):
+        self.configure_logging(verbosity)
+        if reload and batch:
+            logger.warning("--reload and --batch cannot be used together: not reloading.")
+            reload = False
+        queue_names = queue_name.split(",")
+        if exclude_queues and "*" not in queue_names:
+            raise CommandError("--exclude-queues can only be used with --queue-name=*")
+        worker = Worker(
+            queue_names=queue_names,
+            interval=interval,
+            batch=batch,
+            backend_name=backend_name,
+            startup_delay=startup_delay,
+            max_tasks=max_tasks,
+            worker_id=worker_id or current_worker_id(),
+            excluded_queue_names=exclude_queues.split(",") if exclude_queues else [],
+        )
+        child = os.environ.get(DJANGO_AUTORELOAD_ENV) == "true"
+        if sweep_at_start and (child or not reload):
+            for task_id, status in sweep(backend_name):
+                logger.warning("Swept task %s: now %s", task_id, status)
+        if reload:
+            if child:
+                worker.configure_signals()
+            run_with_reloader(worker.run)
+        else:
+            worker.configure_signals()
+            worker.run()

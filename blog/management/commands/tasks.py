@@ -1,0 +1,71 @@
+"""``manage.py tasks``: see the background tasks, run a failed one again, sweep by hand.
+
+    manage.py tasks                 # the 30 latest: id, task, status, attempts, last error
+    manage.py tasks --status FAILED
+    manage.py tasks retry <id>      # a FAILED task back in the queue (a new set of attempts)
+    manage.py tasks sweep           # tasks of dead workers on this host back in the queue
+
+The admin lists the same tasks (Tasks Database Backend › Task results), read-only.
+"""
+
+from django.core.exceptions import ValidationError
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+from django_tasks.base import TaskResultStatus
+from django_tasks_db.models import DBTaskResult, get_date_max
+
+from blog.background.sweep import sweep
+
+
+class Command(BaseCommand):
+    help = "List background tasks, retry a failed one, or sweep the tasks of dead workers."
+
+    def add_arguments(self, parser):
+        parser.add_argument("action", nargs="?", choices=["list", "retry", "sweep"], default="list")
+        parser.add_argument("task_id", nargs="?", help="For retry: the task's id.")
+        parser.add_argument("--status", choices=TaskResultStatus.values, help="For list.")
+        parser.add_argument("--limit", type=int, default=30, help="For list (default 30).")
+
+    def handle(self, *args, action, task_id, status, limit, **options):
+        if action == "sweep":
+            swept = sweep()
+            for pk, new_status in swept:
+                self.stdout.write(f"{pk}: {new_status}")
+            self.stdout.write(f"{len(swept)} tasks of dead workers swept.")
+        elif action == "retry":
+            self.retry(task_id)
+        else:
+            self.list(status, limit)
+
+    def list(self, status, limit):
+        results = DBTaskResult.objects.order_by("-enqueued_at")
+        if status:
+            results = results.filter(status=status)
+        for result in results[:limit]:
+            error = result.traceback.strip().splitlines()[-1] if result.traceback else ""
+            self.stdout.write(
+                f"{result.pk}  {result.task_path}  {result.status}  "
+                f"attempts={len(result.worker_ids)}  enqueued={result.enqueued_at:%Y-%m-%d %H:%M}"
+                + (f"  {error}" if error else "")
+            )
+
+    def retry(self, task_id):
+        if not task_id:
+            raise CommandError("Which task? manage.py tasks retry <id> (ids: manage.py tasks).")
+        with transaction.atomic():
+            try:
+                result = DBTaskResult.objects.select_for_update().get(pk=task_id)
+            except (DBTaskResult.DoesNotExist, ValidationError):
+                raise CommandError(f"No task {task_id}.") from None
+            if result.status != TaskResultStatus.FAILED:
+                raise CommandError(
+                    f"Task {task_id} is {result.status}: only a FAILED task is retried."
+                )
+            # A new set of attempts: the earlier workers stay in the error text.
+            result.traceback = (
+                f"Retried by hand after {len(result.worker_ids)} attempts.\n{result.traceback}"
+            )
+            result.status, result.worker_ids = TaskResultStatus.READY, []
+            result.run_after, result.finished_at = get_date_max(), None
+            result.save()
+        self.stdout.write(f"Task {task_id} is back in the queue.")

@@ -186,7 +186,8 @@ else:
 # BIJI_LOGIN_COOLOFF_MINUTES, counted again from each attempt made while locked. Attempts are
 # kept in the database, so every worker sees them. `manage.py axes_reset_username NAME`,
 # `axes_reset_ip ADDRESS` or `axes_reset` unlock at once. The client address is REMOTE_ADDR,
-# or behind a proxy (DJANGO_BEHIND_PROXY) the address that proxy appended to X-Forwarded-For.
+# or behind proxies (DJANGO_BEHIND_PROXY) the one BIJI_TRUSTED_PROXIES entries from the right of
+# X-Forwarded-For.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",  # first: refuses a locked-out pair before checking
     "django.contrib.auth.backends.ModelBackend",
@@ -262,6 +263,16 @@ SILENCED_SYSTEM_CHECKS = [
 BIJI_BEHIND_PROXY = env_bool("DJANGO_BEHIND_PROXY")
 if BIJI_BEHIND_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# How many reverse proxies in front of biji append to X-Forwarded-For (nginx alone: 1; a CDN
+# before nginx: 2): the login lockout counts the address that many entries from the right
+# (blog.authoring.login.client_ip); anything further left is the client's to choose.
+_trusted_proxies = env("BIJI_TRUSTED_PROXIES", "1")
+if not re.fullmatch(r"[0-9]{1,3}", _trusted_proxies) or int(_trusted_proxies) < 1:
+    raise ImproperlyConfigured(
+        f"BIJI_TRUSTED_PROXIES={_trusted_proxies!r}: the number of reverse proxies in front of "
+        "biji that append to X-Forwarded-For, a whole number of 1 or more."
+    )
+BIJI_TRUSTED_PROXIES = int(_trusted_proxies)
 
 
 # First path segments the site itself answers (config/urls.py, blog/public/urls.py, feed_urls.py).

@@ -12,7 +12,9 @@ by hand.
   language, shared by every list that shows a note;
 * :func:`site_settings` (:mod:`.settings_copy`): the settings' copy every page reads;
 * :mod:`.pages`: the middleware answering conditional GETs and serving anonymous pages from
-  the shared page cache (configured in settings.MIDDLEWARE);
+  the shared page cache (configured in settings.MIDDLEWARE), with :mod:`.validators` (ETag,
+  Last-Modified, preconditions), :mod:`.canonical` (which URLs are stored), :mod:`.author`
+  (the signed cookie that takes the author past the cache) and :mod:`.encoding` (gzip);
 * :mod:`.store`: cache reads and writes that never fail (an outage costs speed, not pages);
 * :mod:`.release`: the deploy's fingerprint, part of every key and ETag.
 

@@ -2,28 +2,35 @@
 
 :class:`PageCacheMiddleware` sits right after the locale middleware (the interface language is
 known, nothing else has run). For a *public request* — GET or HEAD of a public page or feed
-(:func:`public_view`), with no session cookie and no ``Authorization`` header — it:
+(:func:`public_view`), not from the author (:mod:`blog.caching.author`: a signed cookie set at
+login; a made-up session cookie does not count) — it:
 
-1. reads the content version (:func:`blog.caching.version.current`: one indexed query,
-   memoised for the request) and derives a weak ETag from the version's key, the URL (path and
-   query string) and the interface language, and ``Last-Modified`` from
-   ``State.last_modified``;
-2. answers ``If-None-Match`` / ``If-Modified-Since`` with ``304 Not Modified`` at once: a
-   conditional GET costs that one query, whatever the page;
-3. serves the page from the shared page cache (Django's cache framework through
+1. checks the host against ``ALLOWED_HOSTS`` (Django does so later, in CommonMiddleware, which
+   a cached page or a 304 never reaches): a host the site does not serve gets 400 here too;
+2. reads the content version (:func:`blog.caching.version.current`: one indexed query,
+   memoised for the request) and derives the validators (:mod:`blog.caching.validators`): a
+   weak ETag from the version's key, the URL and the interface language, and
+   ``Last-Modified`` once the second of the last change is over;
+3. answers an ``If-None-Match`` that names the ETag with ``304 Not Modified`` at once: a
+   revalidation costs that one query, whatever the page; other preconditions
+   (``If-Modified-Since`` alone, ``If-None-Match: *``) are judged on the page itself, so a
+   URL that is a 404 never gets a 304;
+4. serves the page from the shared page cache (Django's cache framework through
    :mod:`blog.caching.store`: an unreachable cache is a miss) under a key made of the version's
-   key, the language, the accepted encoding and the URL, so an edit, a scheduled note coming
-   due or the other language can never be served from an old entry: no invalidation needed;
-4. otherwise lets the view run, adds the headers above and ``s-maxage`` to its response, and
-   stores it when it is storable (:func:`storable`): a 200 whose ``Cache-Control`` is
-   ``public`` (never ``private``, ``no-store`` or ``no-cache``), which sets no cookie, varies on
-   nothing but ``Accept-Encoding``, and whose query string holds only known parameters.
+   key, the language, whether the client takes gzip (``gzip;q=0`` does not:
+   :mod:`blog.caching.encoding`) and the URL, so an edit, a scheduled note coming due or the
+   other language can never be served from an old entry: no invalidation needed;
+5. otherwise lets the view run (with the preconditions hidden from it), adds the headers above
+   and ``s-maxage`` to its response, and stores it when it is storable (:func:`storable`): a
+   200 whose ``Cache-Control`` is ``public`` (never ``private``, ``no-store`` or ``no-cache``),
+   which sets no cookie, varies on nothing but ``Accept-Encoding``, and is asked for by its
+   canonical URL (:mod:`blog.caching.canonical`: the query a view reads, naming a page that
+   exists), so made-up URLs cannot fill the cache.
 
-What is never cached here: anything for a request carrying a session cookie (the author and
-staff previews: their pages are built for them, and they see every edit at once), share links
-(not a public view; ``private, no-store`` anyway), POSTs, the admin, search (its index is
-updated after the commit, beside the version bump: it is sent ``no-cache`` and revalidated
-by content) and robots.txt (no query to save).
+What is never cached here: anything for the author (previews, and every page while logged in:
+they see every edit at once), share links (not a public view; ``private, no-store`` anyway),
+POSTs, the admin, search (its index is updated after the commit, beside the version bump: it
+is sent ``no-cache`` and revalidated by content) and robots.txt (no query to save).
 
 ``max-age`` is capped at the time left before the next scheduled publication, so browsers and
 CDNs also show a scheduled note on time. ``X-Page-Cache: hit|miss`` tells which path served a
@@ -37,7 +44,6 @@ off; conditional GETs keep working), ``BIJI_PAGE_MAX_AGE`` (browsers) and
 import functools
 import hashlib
 import re
-from email.utils import formatdate
 
 from django.conf import settings
 from django.http import HttpResponse
@@ -46,19 +52,14 @@ from django.urls import Resolver404, get_resolver, get_urlconf
 from django.utils import translation
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 
-from blog.caching import store, version
+from blog.caching import author, canonical, store, validators, version
+from blog.caching.encoding import accepts_gzip
 from blog.caching.keys import versioned_key
 
 # Views whose response depends on the content version, the URL and the language only.
 PUBLIC_NAMESPACES = {"blog", "feeds"}
 NOT_PUBLIC = {"blog:note-share", "blog:search"}
 PUBLIC_VIEW_NAMES = {"sitemap", "sitemap-section"}
-# Query parameters a public page reads (a list's page; a sitemap's page, named by Django's
-# sitemap view); other query strings are served but never stored, so random ones cannot fill
-# the cache.
-KNOWN_PARAMETERS = {"page"}
-KNOWN_PARAMETERS_OF = {"sitemap-section": {"p"}}
-ACCEPTS_GZIP = re.compile(r"\bgzip\b")
 STORABLE_VARY = {"accept-encoding"}
 NOT_STORABLE_DIRECTIVES = {"private", "no-store", "no-cache"}
 HEADER = "X-Page-Cache"
@@ -96,12 +97,12 @@ def _public_view(resolver, path_info, language):
 
 
 def is_public_request(request):
-    """The URL match of a request the version may answer for, or None."""
-    if (
-        request.method not in ("GET", "HEAD")
-        or settings.SESSION_COOKIE_NAME in request.COOKIES
-        or "HTTP_AUTHORIZATION" in request.META
-    ):
+    """The URL match of a request the version may answer for, or None.
+
+    Only the author's marker (:mod:`blog.caching.author`) takes a request past the cache; a
+    session cookie or an ``Authorization`` header anyone can make up does not.
+    """
+    if request.method not in ("GET", "HEAD") or author.is_author(request):
         return None
     return public_view(request.path_info)
 
@@ -110,24 +111,16 @@ def _url_digest(request):
     return hashlib.md5(request.get_full_path().encode(), usedforsecurity=False).hexdigest()
 
 
-def etag_for(state, request, language):
-    digest = hashlib.md5(
-        f"{state.key}|{language}|{request.get_full_path()}".encode(), usedforsecurity=False
-    ).hexdigest()
-    return f'W/"{digest}"'
-
-
 def cache_key(request, language):
-    encoding = "gzip" if ACCEPTS_GZIP.search(request.META.get("HTTP_ACCEPT_ENCODING", "")) else "id"
-    return versioned_key("page", language, encoding, _url_digest(request))
+    gzip = accepts_gzip(request.META.get("HTTP_ACCEPT_ENCODING", ""))
+    return versioned_key("page", language, "gzip" if gzip else "id", _url_digest(request))
 
 
 def storable(request, response, match):
     """Whether ``response`` may be kept for every anonymous reader of this URL."""
     if response.status_code != 200 or response.streaming or response.cookies:
         return False
-    known = KNOWN_PARAMETERS_OF.get(match.view_name, KNOWN_PARAMETERS)
-    if any(key not in known for key in request.GET):
+    if not canonical.is_canonical(request, match):
         return False
     directives = {
         d.strip().split("=")[0].lower() for d in response.get("Cache-Control", "").split(",")
@@ -149,12 +142,6 @@ def max_age_now(state, max_age):
     """``max_age``, never past the next scheduled publication."""
     left = state.seconds_until_next_publication()
     return max_age if left is None else min(max_age, int(left))
-
-
-def add_validators(response, state, etag):
-    response.headers["ETag"] = etag
-    if state.last_modified is not None:
-        response.headers["Last-Modified"] = formatdate(state.last_modified.timestamp(), usegmt=True)
 
 
 def add_policy(response, state):
@@ -188,23 +175,28 @@ class PageCacheMiddleware:
     def __call__(self, request):
         match = is_public_request(request)
         if match is None:
-            return self.get_response(request)
+            response = self.get_response(request)
+            author.follow_session(request, response)
+            return response
+        # Raises DisallowedHost (a 400) for a host outside ALLOWED_HOSTS, as Django would.
+        request.get_host()
         state = version.current()
         language = translation.get_language()
-        etag = etag_for(state, request, language)
+        etag = validators.etag_for(state, request, language)
+        modified = validators.last_modified(state)
 
-        last_modified = int(state.last_modified.timestamp()) if state.last_modified else None
-        not_modified = get_conditional_response(request, etag=etag, last_modified=last_modified)
-        if not_modified is not None:
-            add_validators(not_modified, state, etag)
-            patch_cache_control(
-                not_modified,
-                public=True,
-                max_age=max_age_now(state, browser_max_age(match)),
-                s_maxage=max_age_now(state, shared_max_age()),
-            )
-            patch_vary_headers(not_modified, ["Accept-Encoding"])
-            return not_modified
+        if validators.answers_before_view(request):
+            not_modified = get_conditional_response(request, etag=etag)
+            if not_modified is not None:
+                validators.add_validators(not_modified, etag, modified)
+                patch_cache_control(
+                    not_modified,
+                    public=True,
+                    max_age=max_age_now(state, browser_max_age(match)),
+                    s_maxage=max_age_now(state, shared_max_age()),
+                )
+                patch_vary_headers(not_modified, ["Accept-Encoding"])
+                return not_modified
 
         seconds = cache_seconds()
         key = cache_key(request, language) if seconds else None
@@ -212,31 +204,39 @@ class PageCacheMiddleware:
             frozen = store.get(key)
             if frozen is not None:
                 response = _thaw(frozen, request)
+                validators.add_validators(response, etag, modified)
                 response.headers[HEADER] = "hit"
-                return response
+                return validators.evaluate(request, response, etag, modified)
 
-        response = self.get_response(request)
+        with validators.hidden_preconditions(request):
+            response = self.get_response(request)
         if response.status_code != 200 or "public" not in response.get("Cache-Control", ""):
             return response
-        add_validators(response, state, etag)
+        validators.add_validators(response, etag, modified)
         add_policy(response, state)
         if key and request.method == "GET" and storable(request, response, match):
             store.set(key, _freeze(response), seconds)
         response.headers[HEADER] = "miss"
-        return response
+        return validators.evaluate(request, response, etag, modified)
 
 
 class PublicGZipMiddleware(GZipMiddleware):
-    """gzip for the public site only.
+    """gzip for the public site only, and only for clients that take it.
 
     BREACH needs a secret reflected in a compressed response beside attacker-chosen text.
     Public pages hold no secret (no CSRF token: their only form, search, is a GET; no session
     data); the admin's pages carry CSRF tokens, so they are sent uncompressed whatever the
     client accepts. Placed inside :class:`PageCacheMiddleware`, so the page cache stores the
     compressed bytes (keyed by whether the client accepts gzip) and a hit costs no compression.
+    Django's own check finds the word ``gzip`` anywhere, ``gzip;q=0`` ("not gzip") included:
+    :func:`blog.caching.encoding.accepts_gzip` reads the quality, as the page cache's key does.
     """
 
     def process_response(self, request, response):
         if request.path_info.startswith("/" + settings.BIJI_ADMIN_PATH):
+            return response
+        if not accepts_gzip(request.META.get("HTTP_ACCEPT_ENCODING", "")):
+            if not response.has_header("Content-Encoding"):
+                patch_vary_headers(response, ("Accept-Encoding",))
             return response
         return super().process_response(request, response)

@@ -9,6 +9,7 @@ from django.utils.cache import add_never_cache_headers, patch_cache_control
 from django.utils.translation import get_language
 
 from blog.caching import memoised, site_settings
+from blog.caching.canonical import canonical_path
 from blog.models import Note
 from blog.public.pagination import get_page
 
@@ -56,11 +57,15 @@ class CachePolicyMixin:
     views never touch ``request.user`` on the happy path, so the session is not read and
     responses do not vary on the cookie. A view with ``revalidate = True`` (search) is public
     but asked again every time (``no-cache``), so no cache keeps a result a new note changes.
+    A view that served something else than its URL names (a list asked for a page it does not
+    have) sets ``self.shared = False``: the reader's browser may keep it (``private``), no shared
+    cache does, so made-up page numbers cannot fill one (``blog.caching.canonical``).
     ``blog.caching.pages`` adds the ETag, Last-Modified and ``s-maxage`` of public pages.
     """
 
     private = False
     revalidate = False
+    shared = True
 
     def dispatch(self, request, *args, **kwargs):
         response = super().dispatch(request, *args, **kwargs)
@@ -70,6 +75,8 @@ class CachePolicyMixin:
             response.headers["X-Robots-Tag"] = "noindex, nofollow"
         elif response.status_code == 200 and self.revalidate:
             patch_cache_control(response, public=True, no_cache=True)
+        elif response.status_code == 200 and not self.shared:
+            patch_cache_control(response, private=True, max_age=settings.BIJI_PAGE_MAX_AGE)
         elif response.status_code == 200:
             patch_cache_control(response, public=True, max_age=settings.BIJI_PAGE_MAX_AGE)
         return response
@@ -79,8 +86,9 @@ class PublishedNoteMixin(CachePolicyMixin):
     """Lists of published notes, with tolerant pagination.
 
     ``?page=`` values that are not numbers give the first page and numbers past the end the
-    last one (Paginator.get_page semantics), so odd query strings never raise. A view whose
-    list may not be empty (a tag or series without published notes) sets ``require_notes``.
+    last one (Paginator.get_page semantics), so odd query strings never raise; such an answer
+    is not shared (``shared``), only a page number that names its page is. A view whose list
+    may not be empty (a tag or series without published notes) sets ``require_notes``.
     """
 
     model = Note
@@ -97,9 +105,14 @@ class PublishedNoteMixin(CachePolicyMixin):
     def paginate_queryset(self, queryset, page_size):
         paginator = Paginator(queryset, page_size, allow_empty_first_page=True)
         # The total reads every matching note: once per content version and list (the path
-        # names the list and its language), not on every page of it.
-        paginator.count = memoised(f"list-count:{self.request.path}", lambda: queryset.count())
-        page = get_page(paginator, self.request.GET.get(self.page_kwarg))
+        # names the list and its language), not on every page of it. The canonical path, so
+        # /archive/02024/ (the int converter takes it) keeps no second copy.
+        path = canonical_path(self.request.resolver_match) or self.request.path
+        paginator.count = memoised(f"list-count:{path}", lambda: queryset.count())
+        number = self.request.GET.get(self.page_kwarg)
+        page = get_page(paginator, number)
+        if number is not None and number != str(page.number):
+            self.shared = False
         if self.require_notes and paginator.count == 0:
             raise Http404("No published notes here.")
         return paginator, page, page.object_list, page.has_other_pages()

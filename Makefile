@@ -54,7 +54,10 @@ SAME_ON_EVERY_DATABASE := \
 	tests/test_admin_path.py::test_the_environment_variable_sets_every_derived_path \
 	tests/test_admin_path.py::test_a_path_that_cannot_work_is_refused_at_start \
 	tests/test_admin_path.py::test_the_markdown_widget_posts_to_the_moved_endpoints \
-	tests/test_rendering.py::test_output_is_stable_across_processes
+	tests/test_rendering.py::test_output_is_stable_across_processes \
+	tests/test_background_runner.py::test_a_task_of_a_worker_killed_mid_task_completes_exactly_once \
+	tests/test_import_in_background.py::test_the_private_folder_may_not_be_inside_the_media_folder \
+	tests/test_import_in_background.py::test_a_large_import_outlives_the_server_timeout_and_ends_with_its_report
 
 .PHONY: run serve superuser setup demo test check test-sqlite test-postgres test-browser \
 	test-browser-pages test-lighthouse lint format browser-deps services messages bench \

@@ -159,6 +159,7 @@ def _isolated(settings, tmp_path):
     in the thread, which would otherwise leak into whichever test the process runs next (the
     order differs from run to run with parallel workers)."""
     settings.MEDIA_ROOT = tmp_path / "media"
+    settings.BIJI_PRIVATE_ROOT = tmp_path / "private"  # uploaded import archives
     translation.deactivate()
     clear_test_cache()
     yield

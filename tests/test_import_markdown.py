@@ -16,6 +16,7 @@ from django.urls import reverse
 
 from blog.models import LegacyPath, Note, Page, Status
 from blog.porting.run import import_markdown
+from tests.background import run_queued_tasks
 from tests.factories import make_staff
 from tests.samples import copy_sample
 
@@ -180,10 +181,13 @@ def admin_urls(staff_client):
     assert 'href="/admin/blog/note/import/"' in changelist
 
 
+@pytest.mark.django_db(transaction=True)  # the worker's loop commits (tests/background.py)
 def test_admin_page_imports_an_uploaded_zip(admin_urls, staff_client, tmp_path):
     archive = zipped(copy_sample("hugo", tmp_path))
     response = staff_client.post("/admin/blog/note/import/", {"archive": archive, "format": "auto"})
-    assert response.status_code == 200
+    assert response.status_code == 302  # to the run's page: the import runs in the background
+    run_queued_tasks()
+    response = staff_client.get(response["Location"])
     assert "content/posts/no-title.md:1: error: not imported: no title" in response.content.decode()
     assert Note.objects.filter(slug="warp-scheduling").exists()
 

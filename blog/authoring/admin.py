@@ -27,10 +27,11 @@ from blog.authoring.history import RevisionAdminMixin
 from blog.authoring.media_library import media_library_view
 from blog.caching import site_settings
 from blog.models import Language, NavigationLink, Note, Page, Series, SiteSettings, Status, Tag
+from blog.models.import_runs import ImportRun
 from blog.models.revisions import recording
 from blog.models.share_links import make_share_token
 from blog.models.translations import save_note
-from blog.porting.admin_views import import_markdown_view
+from blog.porting.admin_views import ImportRunAdmin, import_markdown_view
 from blog.rendering import render_preview
 from blog.text.bilingual import contents_title, html_lang
 from blog.text.cjk import has_cjk
@@ -50,6 +51,9 @@ admin.site.site_header = lazy(
 admin.site.site_title = lazy(_site_title, str)()
 admin.site.index_title = _("Write and manage the blog")
 admin.site.site_url = "/"
+
+# The admin's imports, run in the background: their list and progress pages (read-only).
+admin.site.register(ImportRun, ImportRunAdmin)
 
 # taggit registers an admin for its own Tag model, which biji does not use.
 if admin.site.is_registered(TaggitTag):

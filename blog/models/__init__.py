@@ -10,13 +10,15 @@ domain operations that change several rows at once, beside them.
 * :mod:`.revisions`: what is versioned (django-reversion), recording and restoring;
 * :mod:`.share_links`: signed links that let someone read a draft;
 * tables other packages fill: :mod:`.content` (the content version's counter),
-  :mod:`.search_document` (the search index), :mod:`.imported` (old URLs, imported files).
+  :mod:`.search_document` (the search index), :mod:`.imported` (old URLs, imported files),
+  :mod:`.import_runs` (the admin's imports, run in the background).
 
 May import: :mod:`blog.rendering`, :mod:`blog.text`. Knows nothing of HTTP, caches or search
 code: receivers that follow the models are wired in ``BlogConfig.ready()``.
 """
 
 from blog.models.content import ContentVersion
+from blog.models.import_runs import ImportRun
 from blog.models.imported import ImportedMedia, LegacyPath
 from blog.models.notes import Language, Note, NoteQuerySet, Status
 from blog.models.search_document import SearchDocument
@@ -25,6 +27,7 @@ from blog.models.taxonomy import Series, Tag, TaggedNote
 
 __all__ = [
     "ContentVersion",
+    "ImportRun",
     "ImportedMedia",
     "Language",
     "LegacyPath",

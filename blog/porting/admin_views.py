@@ -1,27 +1,35 @@
 """The Markdown import as an admin page, for authors who do not use a shell.
 
-Upload a .zip of a Hugo, Hexo or Jekyll folder (or of a biji export); the page shows the same
-report as ``manage.py import_markdown``. Staff with the permission to add notes only. The
-archive is unpacked into a temporary folder with its paths checked (no ``../`` or absolute
-names: "zip slip") and its size and file count bounded before anything is written.
+Upload a .zip of a Hugo, Hexo or Jekyll folder (or of a biji export). Staff with the
+permission to add notes only; the import may do only what the uploading user may do. The
+archive is checked at once (:func:`blog.porting.archives.check`: a zip, its file count and
+unpacked size bounded, no path outside its folder), stored in the private folder and
+imported in the background (:mod:`blog.porting.tasks`): the page answers at once and
+redirects to the run's page, which shows the progress, refreshing itself, and the report at
+the end. Past runs are listed in the admin (:class:`ImportRunAdmin`, read-only).
 """
 
-import tempfile
-import zipfile
-from pathlib import Path, PurePosixPath
+import shutil
 
 from django import forms
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
+from django.db import OperationalError, transaction
+from django.shortcuts import redirect
 from django.template.response import TemplateResponse
+from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
+from django_tasks import TaskResultStatus
+from django_tasks.exceptions import TaskResultDoesNotExist
 
+from blog.models import ImportRun
+from blog.porting import archives
 from blog.porting.formats import FORMATS
-from blog.porting.run import import_markdown
+from blog.porting.tasks import import_archive, run_folder, store_archive
 
-MAX_FILES = 5000
-MAX_UNPACKED_BYTES = 500 * 1024 * 1024
+# Seconds between two refreshes of a running import's page.
+REFRESH_SECONDS = 2
 
 
 class ImportForm(forms.Form):
@@ -39,60 +47,60 @@ class ImportForm(forms.Form):
         label=gettext_lazy("Dry run: only show what would happen"), required=False, initial=True
     )
 
+    def clean_archive(self):
+        archive = self.cleaned_data["archive"]
+        try:
+            archives.check(archive)
+        except archives.UnsafeArchive as error:
+            raise forms.ValidationError(str(error)) from None
+        return archive
 
-class UnsafeArchive(ValueError):
-    pass
+
+def may_import(user):
+    return user.is_active and user.is_staff and user.has_perm("blog.add_note")
 
 
-def unpack(archive, destination):
-    """Unpack ``archive`` (a file object) into ``destination``, refusing unsafe archives."""
+def start_import(upload, fmt, dry_run, user):
+    """Store the archive and its run, and enqueue the import; all or nothing."""
+    run = None
     try:
-        bundle = zipfile.ZipFile(archive)
-    except zipfile.BadZipFile:
-        raise UnsafeArchive(_("The file is not a zip archive.")) from None
-    with bundle:
-        members = bundle.infolist()
-        if len(members) > MAX_FILES:
-            raise UnsafeArchive(_("The archive has too many files."))
-        if sum(member.file_size for member in members) > MAX_UNPACKED_BYTES:
-            raise UnsafeArchive(_("The archive is too large once unpacked."))
-        root = Path(destination).resolve()
-        for member in members:
-            name = PurePosixPath(member.filename)
-            if name.is_absolute() or ".." in name.parts or "\\" in member.filename:
-                raise UnsafeArchive(_("The archive contains a path outside its folder."))
-            if (root / name).resolve().is_relative_to(root) is False:
-                raise UnsafeArchive(_("The archive contains a path outside its folder."))
-        bundle.extractall(root)
-    return root
+        with transaction.atomic():
+            run = ImportRun.objects.create(
+                user=user, archive_name=upload.name[:255], format=fmt, dry_run=dry_run
+            )
+            store_archive(run.pk, upload)
+            result = import_archive.enqueue(run.pk)
+            run.task_id = result.id
+            run.save(update_fields=["task_id"])
+    except BaseException:
+        if run is not None and run.pk:
+            shutil.rmtree(run_folder(run.pk), ignore_errors=True)
+        raise
+    return run
 
 
 def import_markdown_view(request):
-    if not (request.user.is_active and request.user.is_staff):
+    if not may_import(request.user):
         raise PermissionDenied
-    if not request.user.has_perm("blog.add_note"):
-        raise PermissionDenied
-    report = None
     form = ImportForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
-        with tempfile.TemporaryDirectory(prefix="biji-import-") as folder:
-            try:
-                root = unpack(form.cleaned_data["archive"], folder)
-            except UnsafeArchive as error:
-                form.add_error("archive", str(error))
-            else:
-                report = import_markdown(
-                    [root],
-                    fmt=form.cleaned_data["format"],
-                    dry_run=form.cleaned_data["dry_run"],
-                    user=request.user,
-                )
+        data = form.cleaned_data
+        try:
+            run = start_import(data["archive"], data["format"], data["dry_run"], request.user)
+        except OperationalError:
+            # SQLite has one writer: a long dry run holds it until it ends.
+            form.add_error(
+                None, _("The database is busy (another import is running?): try again soon.")
+            )
+        else:
+            return redirect("admin:blog_importrun_change", run.pk)
     context = {
         **admin.site.each_context(request),
         "title": _("Import Markdown"),
         "form": form,
-        "report": report,
-        "report_lines": report.lines() if report else [],
+        "max_files": archives.MAX_FILES,
+        "max_megabytes": archives.MAX_UNPACKED_BYTES // (1024 * 1024),
+        "runs_url": reverse("admin:blog_importrun_changelist"),
         "opts": _note_opts(),
     }
     return TemplateResponse(request, "admin/blog/import_markdown.html", context)
@@ -102,3 +110,79 @@ def _note_opts():
     from blog.models import Note
 
     return Note._meta
+
+
+class ImportRunAdmin(admin.ModelAdmin):
+    """Import runs, read-only: an importer sees their own, a user with the model's view
+    permission (a superuser) everybody's."""
+
+    change_form_template = "admin/blog/import_run.html"
+    list_display = ["created_at", "archive_name", "user", "dry_run", "state_label", "progress"]
+    list_filter = ["state", "dry_run"]
+    list_select_related = ["user"]
+    date_hierarchy = "created_at"
+    fields = ["archive_name", "user", "format", "dry_run", "created_at", "started_at"]
+    fields += ["finished_at", "files_done", "files_total", "error"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def _sees_all(self, request):
+        return request.user.has_perm("blog.view_importrun")
+
+    def has_view_permission(self, request, obj=None):
+        if self._sees_all(request):
+            return True
+        return may_import(request.user) and (obj is None or obj.user_id == request.user.pk)
+
+    def has_module_permission(self, request):
+        return self._sees_all(request) or may_import(request.user)
+
+    def get_queryset(self, request):
+        runs = super().get_queryset(request)
+        return runs if self._sees_all(request) else runs.filter(user=request.user)
+
+    @admin.display(description=pgettext_lazy("import run", "State"), ordering="state")
+    def state_label(self, run):
+        if (
+            run.state == ImportRun.State.RUNNING
+            and self._task_status(run) == TaskResultStatus.READY
+        ):
+            return _("Interrupted: waiting to run again")
+        return run.get_state_display()
+
+    @admin.display(description=gettext_lazy("Progress"))
+    def progress(self, run):
+        if not run.files_total:
+            return "—"
+        return _("%(done)d of %(total)d files") % {
+            "done": run.files_done,
+            "total": run.files_total,
+        }
+
+    @staticmethod
+    def _task_status(run):
+        try:
+            return import_archive.get_result(run.task_id).status
+        except (TaskResultDoesNotExist, ValueError):
+            return None
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        run = self.get_object(request, object_id)
+        extra = {}
+        if run is not None:
+            extra = {
+                "run": run,
+                "state_label": self.state_label(run),
+                "progress": self.progress(run),
+                "report_lines": run.report.splitlines(),
+                "refresh_seconds": None if run.is_finished else REFRESH_SECONDS,
+                "import_url": reverse("admin:blog_note_import"),
+            }
+        return super().change_view(request, object_id, form_url, {**extra, **(extra_context or {})})

@@ -1,0 +1,143 @@
+"""The admin's Markdown import, run by the background worker (:mod:`blog.background`).
+
+The upload page checks the archive, stores it in the private folder (``BIJI_PRIVATE_ROOT``,
+never served) and an :class:`~blog.models.ImportRun`, and enqueues :data:`import_archive`.
+The worker unpacks the archive next to it, imports as the user who uploaded it, writes the
+progress (files done of files in all) and at the end the report into the run, and deletes
+the folder. The page shows the run while it runs.
+
+Idempotent, as every task must be: a run already finished is not imported again, and a run
+whose worker was killed half-way is imported again from the start (the files the killed
+attempt stored come out "unchanged"). A run that fails for good (its attempts spent) is
+marked failed with the error, through ``task_finished``.
+"""
+
+import os
+import re
+import shutil
+import time
+from pathlib import Path
+
+from django.conf import settings
+from django.db import transaction
+from django.dispatch import receiver
+from django.utils import timezone
+from django_tasks import TaskResultStatus, task
+from django_tasks.signals import task_finished
+
+from blog.models import ImportRun
+from blog.porting.archives import UnsafeArchive, unpack
+from blog.porting.run import import_markdown
+
+ARCHIVE = "archive.zip"
+State = ImportRun.State
+
+
+def run_folder(run_id):
+    """Where a run's archive waits and is unpacked: owner-only, outside MEDIA_ROOT."""
+    return Path(settings.BIJI_PRIVATE_ROOT) / "imports" / str(run_id)
+
+
+def store_archive(run_id, upload):
+    """Write an uploaded file (a Django ``UploadedFile``) into the run's folder, mode 600."""
+    private = Path(settings.BIJI_PRIVATE_ROOT)
+    private.mkdir(mode=0o700, parents=True, exist_ok=True)
+    folder = run_folder(run_id)
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    path = folder / ARCHIVE
+    with open(path, "wb", opener=lambda name, flags: os.open(name, flags, 0o600)) as out:
+        for chunk in upload.chunks():
+            out.write(chunk)
+    return path
+
+
+class RunProgress:
+    """A stream for :class:`blog.porting.report.Progress` that writes "n of m" into the run.
+
+    Progress draws a bar (``[###---] 12/4000 name``) on a terminal only, so this stream says it
+    is one. It writes at most every ``every`` seconds, and at the last file. Written outside
+    a transaction only: a dry run is one transaction, rolled back at its end, in which a
+    write would neither be seen by the page nor kept (its count is written at the end).
+    """
+
+    BAR = re.compile(r"\] (\d+)/(\d+) ")
+
+    def __init__(self, run_id, every=0.5):
+        self.run_id = run_id
+        self.every = every
+        self.done = self.total = 0
+        self.written_at = 0.0
+
+    def isatty(self):
+        return True
+
+    def write(self, text):
+        if match := self.BAR.search(text):
+            self.done, self.total = int(match[1]), int(match[2])
+
+    def flush(self):
+        if not transaction.get_autocommit():
+            return
+        now = time.monotonic()
+        if self.done == self.total or now - self.written_at >= self.every:
+            self.written_at = now
+            ImportRun.objects.filter(pk=self.run_id).update(
+                files_done=self.done, files_total=self.total
+            )
+
+
+@task()
+def import_archive(run_id):
+    run = ImportRun.objects.select_related("user").filter(pk=run_id).first()
+    if run is None or run.is_finished:
+        shutil.rmtree(run_folder(run_id), ignore_errors=True)
+        return "already finished"
+    if run.user is None:
+        # The importing user's rights bound the import; without them it would run as the
+        # command line does, with no limit.
+        return _finish(run, State.FAILED, error="The user who uploaded the archive was deleted.")
+    ImportRun.objects.filter(pk=run_id).update(
+        state=State.RUNNING, started_at=timezone.now(), files_done=0, files_total=0, error=""
+    )
+    folder = run_folder(run_id)
+    unpacked = folder / "unpacked"
+    shutil.rmtree(unpacked, ignore_errors=True)  # what a killed attempt left
+    try:
+        root, skipped = unpack(folder / ARCHIVE, unpacked)
+    except (UnsafeArchive, FileNotFoundError) as error:
+        return _finish(run, State.FAILED, error=str(error))
+    progress = RunProgress(run_id)
+    report = import_markdown(
+        [root], fmt=run.format, dry_run=run.dry_run, user=run.user, progress_stream=progress
+    )
+    done = len(report.outcomes)
+    return _finish(
+        run, State.DONE, report="\n".join([*skipped, *report.lines()]), files=(done, done)
+    )
+
+
+def _finish(run, state, report="", error="", files=None):
+    fields = {"state": state, "finished_at": timezone.now(), "report": report, "error": error}
+    if files:
+        fields["files_done"], fields["files_total"] = files
+    ImportRun.objects.filter(pk=run.pk).update(**fields)
+    shutil.rmtree(run_folder(run.pk), ignore_errors=True)
+    return state
+
+
+@receiver(task_finished, dispatch_uid="blog.porting.tasks.failed_import")
+def _failed_import(sender, task_result, **kwargs):
+    """A run whose task failed for good (an error that does not retry, or its attempts spent,
+    or its workers killed each time) says so, with the error's last line."""
+    if task_result.status != TaskResultStatus.FAILED or not task_result.args:
+        return
+    try:
+        if task_result.task.func is not import_archive.func:
+            return
+    except (ImportError, AttributeError):
+        return
+    run = ImportRun.objects.filter(pk=task_result.args[0]).first()
+    if run is None or run.is_finished:
+        return
+    error = task_result.errors[-1].traceback.strip().splitlines()[-1] if task_result.errors else ""
+    _finish(run, State.FAILED, error=error or "The import stopped.")

@@ -1,0 +1,312 @@
+"""The admin's Markdown import runs in the background: the upload answers at once, the run's
+page shows the progress and then the report, past runs are listed, and no import ends in a
+timeout — with gunicorn and a real worker process, however large the archive."""
+
+import html
+import http.cookiejar
+import io
+import os
+import re
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+import uuid
+import zipfile
+from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
+from django.test import Client
+from django.urls import reverse
+from django_tasks_db.models import DBTaskResult
+
+from blog.background.sweep import sweep
+from blog.models import ImportRun, Note
+from tests.background import run_queued_tasks
+from tests.factories import make_staff
+from tests.redis_server import free_port
+from tests.samples import copy_sample
+from tests.test_background_runner import dead_worker_id, manage, site_env
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+REFRESH = '<meta http-equiv="refresh"'
+
+
+def zipped(folder, name="site.zip"):
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as bundle:
+        for file in sorted(Path(folder).rglob("*")):
+            if file.is_file():
+                bundle.write(file, file.relative_to(folder).as_posix())
+    buffer.seek(0)
+    buffer.name = name
+    return buffer
+
+
+@pytest.fixture
+def private(settings):
+    """Each test's own private folder (tests/conftest.py: _isolated)."""
+    return settings.BIJI_PRIVATE_ROOT
+
+
+def upload(client, archive, dry_run=False):
+    data = {"archive": archive, "format": "auto"}
+    if dry_run:
+        data["dry_run"] = "on"
+    response = client.post(reverse("admin:blog_note_import"), data, HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 302, response.content.decode()[:2000]
+    return response["Location"]
+
+
+def page(client, url):
+    response = client.get(url, HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 200
+    return html.unescape(response.content.decode())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_upload_answers_at_once_and_the_worker_imports(staff_client, private, tmp_path):
+    run_page = upload(staff_client, zipped(copy_sample("hugo", tmp_path)))
+    run = ImportRun.objects.get()
+    assert run_page == reverse("admin:blog_importrun_change", args=[run.pk])
+    waiting = page(staff_client, run_page)
+    assert "Waiting for the worker" in waiting and REFRESH in waiting
+    assert not Note.objects.exists()  # nothing imported in the request
+    [stored] = [p for p in private.rglob("*") if p.is_file()]
+    assert stored.stat().st_mode & 0o777 == 0o600 and stored.parent.stat().st_mode & 0o777 == 0o700
+
+    run_queued_tasks()
+    done = page(staff_client, run_page)
+    assert REFRESH not in done and "Done" in done
+    assert "content/posts/no-title.md:1: error: not imported: no title" in done
+    assert Note.objects.filter(slug="warp-scheduling").exists()
+    run.refresh_from_db()
+    assert (run.user, run.format, run.dry_run, run.state) == (
+        get_user_model().objects.get(username="author"),
+        "auto",
+        False,
+        "done",
+    )
+    assert run.files_done == run.files_total > 0 and run.finished_at >= run.started_at
+    assert not any(private.rglob("*.zip"))  # the archive is gone once imported
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_dry_run_reports_and_writes_nothing(staff_client, private, tmp_path):
+    run_page = upload(staff_client, zipped(copy_sample("jekyll", tmp_path)), dry_run=True)
+    run_queued_tasks()
+    report = page(staff_client, run_page)
+    assert "Dry run: nothing was written" in report
+    assert "Dry run, nothing written: 3 created" in report
+    assert not Note.objects.exists()
+
+
+@pytest.mark.django_db
+def test_past_runs_are_listed_read_only_each_importer_seeing_their_own(
+    staff_client, private, tmp_path
+):
+    upload(staff_client, zipped(copy_sample("jekyll", tmp_path), "mine.zip"))
+    writer = get_user_model().objects.create_user("writer", password="x", is_staff=True)
+    writer.user_permissions.add(Permission.objects.get(codename="add_note"))
+    client = Client()
+    client.force_login(writer)
+    upload(client, zipped(copy_sample("hexo", tmp_path), "theirs.zip"))
+    mine, theirs = (
+        ImportRun.objects.get(user__username="author"),
+        ImportRun.objects.get(user=writer),
+    )
+
+    everything = page(staff_client, reverse("admin:blog_importrun_changelist"))
+    assert "mine.zip" in everything and "theirs.zip" in everything
+    own = page(client, reverse("admin:blog_importrun_changelist"))
+    assert "theirs.zip" in own and "mine.zip" not in own
+    # Another's run does not exist for them (the admin redirects, saying so).
+    assert client.get(reverse("admin:blog_importrun_change", args=[mine.pk])).status_code == 302
+    assert "theirs.zip" in page(client, reverse("admin:blog_importrun_change", args=[theirs.pk]))
+    for url in (
+        reverse("admin:blog_importrun_add"),
+        reverse("admin:blog_importrun_delete", args=[theirs.pk]),
+    ):
+        assert staff_client.get(url).status_code == 403
+    assert (
+        staff_client.post(
+            reverse("admin:blog_importrun_change", args=[mine.pk]), {"archive_name": "x"}
+        ).status_code
+        == 403
+    )
+
+
+@pytest.mark.django_db
+def test_a_run_whose_workers_keep_dying_says_it_failed(staff_client, private, tmp_path):
+    run_page = upload(staff_client, zipped(copy_sample("jekyll", tmp_path)))
+    row = DBTaskResult.objects.get()
+    for _ in range(3):
+        row.claim(dead_worker_id())
+        sweep()
+        row.refresh_from_db()
+    run = ImportRun.objects.get()
+    assert run.state == "failed" and "stopped during attempt 3" in run.error
+    failed = page(staff_client, run_page)
+    assert "Failed" in failed and REFRESH not in failed
+    assert not private.joinpath("imports", str(run.pk)).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_run_whose_user_was_deleted_imports_nothing(client, private, tmp_path):
+    """Without its user an import would run unbounded, as the command line does."""
+    user = make_staff("leaving")
+    client.force_login(user)
+    upload(client, zipped(copy_sample("jekyll", tmp_path)))
+    user.delete()
+    run_queued_tasks()
+    run = ImportRun.objects.get()
+    assert run.state == "failed" and "deleted" in run.error and not Note.objects.exists()
+
+
+@pytest.mark.slow
+def test_the_private_folder_may_not_be_inside_the_media_folder(tmp_path):
+    env = site_env(tmp_path, f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    env["BIJI_PRIVATE_ROOT"] = str(tmp_path / "media" / "private")
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check"], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert result.returncode != 0 and "choose a folder outside MEDIA_ROOT" in result.stderr
+
+
+# --- gunicorn with a 30 s timeout, a real worker, a large archive ------------------------
+
+FILES = int(os.environ.get("BIJI_TEST_IMPORT_FILES", "4000"))
+TIMEOUT = 30
+
+
+def large_archive(count):
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as bundle:
+        for n in range(count):
+            bundle.writestr(
+                f"content/posts/note-{n:05d}.md",
+                f"---\ntitle: Note {n}\ndate: 2024-01-01T00:00:00Z\ntags: [GPU]\n---\n"
+                f"Body of note {n}: warps, schedulers and *caches*.\n",
+            )
+    return buffer.getvalue()
+
+
+class Browser:
+    """An admin user's browser: cookies, the CSRF token, forms (urllib only)."""
+
+    def __init__(self, port):
+        self.base = f"http://127.0.0.1:{port}"
+        self.cookies = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.cookies))
+
+    def get(self, path):
+        with self.opener.open(self.base + path, timeout=40) as response:
+            return response.geturl(), response.read().decode()
+
+    def token(self):
+        return next(c.value for c in self.cookies if c.name == "csrftoken")
+
+    def post(self, path, body, content_type):
+        request = urllib.request.Request(  # noqa: S310 (self.base is http://127.0.0.1)
+            self.base + path,
+            data=body,
+            headers={"Content-Type": content_type, "Referer": self.base + path},
+        )
+        with self.opener.open(request, timeout=40) as response:
+            return response.geturl(), response.read().decode()
+
+    def login(self, username, password):
+        self.get("/admin/login/")
+        form = {"username": username, "password": password, "next": "/admin/"}
+        form["csrfmiddlewaretoken"] = self.token()
+        body = urllib.parse.urlencode(form).encode()
+        self.post("/admin/login/", body, "application/x-www-form-urlencoded")
+
+    def upload(self, path, archive):
+        self.get(path)
+        boundary = uuid.uuid4().hex
+        parts = [
+            f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'
+            for name, value in (("csrfmiddlewaretoken", self.token()), ("format", "hugo"))
+        ]
+        head = (
+            f'--{boundary}\r\nContent-Disposition: form-data; name="archive"; '
+            f'filename="large.zip"\r\nContent-Type: application/zip\r\n\r\n'
+        )
+        body = (
+            "".join(parts).encode() + head.encode() + archive + f"\r\n--{boundary}--\r\n".encode()
+        )
+        return self.post(path, body, f"multipart/form-data; boundary={boundary}")
+
+
+def start(env, *command):
+    return subprocess.Popen(
+        command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+
+
+@pytest.mark.skipif(not (BIN / "gunicorn").exists(), reason="gunicorn is not installed")
+@pytest.mark.slow
+def test_a_large_import_outlives_the_server_timeout_and_ends_with_its_report(tmp_path):
+    env = site_env(tmp_path, f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    env["DJANGO_ALLOWED_HOSTS"] = "127.0.0.1"
+    manage(env, "migrate", "--noinput")
+    manage(
+        env,
+        "shell",
+        "-c",
+        "from django.contrib.auth.models import User; "
+        "User.objects.create_superuser('author', 'a@example.com', 'pw-for-tests-only')",
+    )
+    port = free_port()
+    processes = [
+        start(env, BIN / "gunicorn", "config.wsgi:application", "--bind", f"127.0.0.1:{port}",
+              "--workers", "1", "--timeout", str(TIMEOUT)),
+        start(env, sys.executable, "manage.py", "db_worker", "--no-startup-delay",
+              "--interval", "0.2"),
+    ]  # fmt: skip
+    try:
+        browser = Browser(port)
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                browser.login("author", "pw-for-tests-only")
+                break
+            except urllib.error.HTTPError:
+                raise
+            except OSError:
+                assert time.monotonic() < deadline, "gunicorn did not start"
+                time.sleep(0.2)
+        archive = large_archive(FILES)
+        began = time.monotonic()
+        run_url, waiting = browser.upload("/admin/blog/note/import/", archive)
+        run_url = urllib.parse.urlsplit(run_url).path
+        answered = time.monotonic() - began
+        assert answered < 5 and re.search(r"/admin/blog/importrun/\d+/change/$", run_url)
+        assert REFRESH in waiting
+
+        progress = set()
+        while True:
+            _url, shown = browser.get(run_url)
+            if REFRESH not in shown:
+                break
+            if found := re.search(r"(\d+) of (\d+) files", shown):
+                progress.add((int(found[1]), int(found[2])))
+            assert time.monotonic() - began < 900, "the import did not end"
+            time.sleep(1)
+        took = time.monotonic() - began
+        shown = html.unescape(shown)
+        assert f"{FILES} created, 0 updated, 0 unchanged, 0 skipped; 0 errors" in shown
+        assert any(0 < done < total for done, total in progress), progress
+        print(f"\n{FILES} files: upload answered in {answered:.2f} s, imported in {took:.0f} s")
+        if FILES >= 4000:
+            assert took > TIMEOUT  # longer than the server would have allowed a request
+    finally:
+        for process in processes:
+            process.terminate()
+            process.wait(timeout=30)

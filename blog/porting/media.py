@@ -17,23 +17,33 @@ Rules, in order, for a link target in a body (``![](…)``, ``[](…)``, ``<img 
    folder itself), goes through :func:`blog.images.uploads.store_image` like an editor upload:
    verified, re-encoded, random name. A file that is not an image is reported and its link
    kept.
+4. An image inline in the text (``data:image/png;base64,…``, as WordPress editors paste
+   them) is decoded and stored the same way, and the link points at the stored file. One
+   that is refused (not an image, over ``BIJI_UPLOAD_MAX_BYTES``) is reported by its type and
+   size, never its bytes, and removed: the sanitizer would drop a ``data:`` URL anyway, and
+   megabytes of base64 do not belong in a note's Markdown.
 
-Nothing outside the imported folder is ever read (``../../etc/passwd`` is refused). The same
-bytes are stored once (:class:`.models.ImportedMedia`), so a second import rewrites links to
-the same names and the note comes out unchanged.
+Nothing outside the imported folder is ever read (``../../etc/passwd`` is refused, and so is a
+media name that is not a plain relative path, such as ``/media//etc/x.png``). The same bytes
+are stored once (:class:`.models.ImportedMedia`), so a second import rewrites links to the
+same names and the note comes out unchanged.
 """
 
+import base64
+import binascii
 import hashlib
 import re
 from pathlib import Path, PurePosixPath
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote, unquote_to_bytes, urlsplit
 
 from django.conf import settings
+from django.core.exceptions import SuspiciousFileOperation
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 
 from blog.images.uploads import ALLOWED_FORMATS, RejectedImage, store_image
 from blog.models.imported import ImportedMedia
+from blog.porting.report import shorten
 
 LINK = re.compile(
     r"(?P<bang>!?)\[(?P<text>[^\]\n]*)\]\(\s*(?P<url><[^>\n]+>|[^)\s]+)(?P<rest>[^)\n]*)\)"
@@ -44,6 +54,10 @@ IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg", ".bmp", ".av
 ASSET_ROOTS = ("static", "source", "")  # Hugo, Hexo, Jekyll/plain: where /x.png lives
 MEDIA_DIRS = ("static/media", "source/media", "media")
 EXTENSIONS = {"jpeg": "jpg", "jpg": "jpg", "png": "png", "webp": "webp", "gif": "gif"}
+DATA_URL = re.compile(
+    r"data:(?P<type>[^,;]*)(?P<parameters>(?:;[^,;]*)*?)(?P<base64>;base64)?,(?P<data>.*)",
+    re.IGNORECASE | re.DOTALL,
+)
 
 
 def media_prefix():
@@ -52,6 +66,20 @@ def media_prefix():
 
 def is_remote(url):
     return url.startswith("//") or bool(urlsplit(url).scheme)
+
+
+def is_inline_data(url):
+    return url[:5].lower() == "data:"
+
+
+def is_plain_name(name):
+    """A relative path of named parts (``uploads/2025/x.png``): nothing a storage would
+    refuse or resolve outside its folder (``/etc/x.png``, ``a//b``, ``../x``, ``a\\b``)."""
+    return (
+        bool(name)
+        and "\\" not in name
+        and all(part not in ("", ".", "..") for part in name.split("/"))
+    )
 
 
 class MediaStore:
@@ -91,15 +119,27 @@ class MediaStore:
         if not path.startswith(prefix):
             return None, None
         name = path[len(prefix) :]
-        if ".." in PurePosixPath(name).parts or not name:
-            return None, None
+        if not is_plain_name(name):
+            return "", None  # a media link, but to no file biji would store or read
         found = (self._inside(self.root / top / name) for top in MEDIA_DIRS)
         return name, next(filter(None, found), None)
 
     # --- storing -------------------------------------------------------------------------
     def store(self, url, base_dir, stem, source, line=None):
         """The stored file's name for the file ``url`` refers to; None to keep the link."""
+        if is_inline_data(url):
+            return self._store_inline(url, source, line)
+        try:
+            return self._store_file(url, base_dir, stem, source, line)
+        except SuspiciousFileOperation:  # the storage's own check, should a name slip through
+            self.report.warn(source, f"{shorten(url)}: not a file biji may read", line)
+            return None
+
+    def _store_file(self, url, base_dir, stem, source, line):
         name, local = self.media_file(url)
+        if name == "":
+            self.report.warn(source, f"{shorten(url)}: not a file of the media folder", line)
+            return None
         if name is not None:
             if local is not None:
                 return self._restore(name, local, source, line)
@@ -128,8 +168,41 @@ class MediaStore:
         try:
             return store_image(ContentFile(data, name=filename))
         except RejectedImage as error:
-            self.report.warn(source, f"{filename}: not imported: {error}", line)
+            self.report.warn(source, f"{shorten(filename)}: not imported: {error}", line)
             return None
+
+    def _store_inline(self, url, source, line):
+        """An inline ``data:`` image, decoded and stored like a file; None when refused."""
+        match = DATA_URL.fullmatch(url)
+        kind = (match["type"] if match else "") or "no type"
+        what = f"inline image ({shorten(kind, 40)}, {len(url):,} characters)"
+        limit = settings.BIJI_UPLOAD_MAX_BYTES
+        if match is None:
+            self.report.warn(source, f"{what}: not a data: URL; removed", line)
+            return None
+        if len(match["data"]) * 3 // 4 > limit + 3:  # decoding would only find it too large
+            self.report.warn(source, f"{what}: not imported: larger than "
+                             f"{limit // 1024 // 1024} MB; removed", line)  # fmt: skip
+            return None
+        try:
+            if match["base64"]:
+                data = base64.b64decode("".join(match["data"].split()), validate=True)
+            else:
+                data = unquote_to_bytes(match["data"])
+        except (binascii.Error, ValueError):
+            self.report.warn(source, f"{what}: not valid base64; removed", line)
+            return None
+        if name := self._known(data):
+            return name
+        stored = self._store_image(data, what, source, line)
+        if stored is None:
+            return None
+        if self.dry_run:
+            default_storage.delete(stored.name)
+            return stored.name
+        self.created.append(stored.name)
+        self._remember(data, stored.name)
+        return stored.name
 
     def _remember(self, data, name):
         digest = hashlib.sha256(data).hexdigest()
@@ -190,6 +263,9 @@ class MediaStore:
 
         def target(url, offset, image):
             bare = url.strip("<>")
+            if is_inline_data(bare):  # stored, or removed when refused (said in the report)
+                name = self._store_inline(bare, source, line_of(offset))
+                return default_storage.url(name) if name else ""
             if is_remote(bare):
                 if image:
                     self.report.remote_images.append((source, bare))
@@ -200,7 +276,8 @@ class MediaStore:
             if name is None:
                 if image and self.locate(bare, base_dir, stem) is None:
                     if self.media_file(bare)[0] is None:
-                        self.report.warn(source, f"image not found: {bare}", line_of(offset))
+                        self.report.warn(source, f"image not found: {shorten(bare)}",
+                                         line_of(offset))  # fmt: skip
                 return url
             return default_storage.url(name)
 
@@ -224,4 +301,4 @@ class MediaStore:
         return REFERENCE.sub(reference, body)
 
 
-__all__ = ["ALLOWED_FORMATS", "MediaStore", "is_remote", "media_prefix"]
+__all__ = ["ALLOWED_FORMATS", "MediaStore", "is_inline_data", "is_remote", "media_prefix"]

@@ -2,7 +2,9 @@
 
 Every problem names its file and, where known, its line: an author fixing a folder of 300
 posts needs ``posts/2019-rust.md:4``, not "a date was invalid". Nothing is dropped silently:
-shortcodes kept as text and remote images left as links are listed too.
+shortcodes kept as text and remote images left as links are listed too. A value quoted from a
+file (a URL, a shortcode, a name) is cut to :data:`LONGEST_VALUE` characters, and a line to
+:data:`LONGEST_LINE`: an inline image of 8 MB must not become an 8 MB report.
 """
 
 import sys
@@ -11,6 +13,22 @@ from dataclasses import dataclass, field
 
 CREATED, UPDATED, UNCHANGED, SKIPPED = "created", "updated", "unchanged", "skipped"
 ERROR, WARNING = "error", "warning"
+LONGEST_VALUE = 120
+LONGEST_LINE = 400
+
+
+def shorten(value, limit=LONGEST_VALUE):
+    """``value`` as text, cut in the middle to ``limit`` characters with the length said."""
+    text = str(value)
+    if len(text) <= limit:
+        return text
+    keep = max(limit - 30, 10)
+    return f"{text[: keep * 2 // 3]}…[{len(text):,} characters]…{text[-(keep // 3) :]}"
+
+
+def unexpected(error):
+    """A failure nobody foresaw, for the report (the traceback goes to the log)."""
+    return f"unexpected error ({type(error).__name__}): {shorten(error) or 'no message'}"
 
 
 @dataclass(frozen=True)
@@ -63,12 +81,14 @@ class Report:
         out = [f"{o.source}: {verb}{o.action}: {o.what}" for o in self.outcomes]
         out += [str(problem) for problem in self.problems]
         out += [
-            f"{source}{f':{line}' if line else ''}: kept as text (not translated): {text}"
+            f"{source}{f':{line}' if line else ''}: kept as text (not translated): {shorten(text)}"
             for source, line, text in self.kept_shortcodes
         ]
         out += [
-            f"{source}: remote image left as a link: {url}" for source, url in self.remote_images
+            f"{source}: remote image left as a link: {shorten(url)}"
+            for source, url in self.remote_images
         ]
+        out = [shorten(line, LONGEST_LINE) for line in out]
         counts = self.counts
         summary = ", ".join(
             f"{counts.get(action, 0)} {action}" for action in (CREATED, UPDATED, UNCHANGED, SKIPPED)

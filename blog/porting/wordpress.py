@@ -15,21 +15,24 @@ Images: a link to the old site's ``wp-content/uploads`` is looked up in the medi
 (beside the file unless told, holding ``wp-content/uploads/…``) and stored like an editor
 upload; what is not there stays a remote link (and is listed).
 
-XML is parsed with defusedxml: an export is untrusted input (entity expansion bombs).
+XML is parsed with defusedxml: an export is untrusted input. An export declaring entities
+(expansion bombs, ``SYSTEM`` references that would read local files: XXE) is refused with one
+line in the report, as is any file that is not XML; never a traceback.
 """
 
+import logging
 import re
 from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from defusedxml import ElementTree
+from defusedxml import DefusedXmlException, ElementTree
 from markdownify import markdownify
 
 from blog.porting.formats import WORDPRESS
 from blog.porting.markdown_import import guess_language, language_code, url_path
 from blog.porting.records import NOTE, PAGE, NoteRecord
-from blog.porting.report import SKIPPED
+from blog.porting.report import SKIPPED, shorten, unexpected
 from blog.text.date_range import PUBLICATION
 from blog.text.slugs import ascii_slug
 
@@ -50,6 +53,7 @@ UPLOADS = re.compile(r"https?://[^\s\"')]+?(/wp-content/uploads/[^\s\"')]+)")
 # ElementTree finds (``category[@domain='post_tag']`` included).
 POSTMETA = re.compile(r"wp:postmeta\[(?P<meta_key>[^\]]+)\]")
 MANY = {"series", "tags"}  # every matching element, in order; other fields take the first
+logger = logging.getLogger(__name__)
 
 
 def _text(item, path):
@@ -136,7 +140,17 @@ def read_export(path, media, report):
         tree = ElementTree.parse(path)
     except ElementTree.ParseError as error:
         line = error.position[0] if getattr(error, "position", None) else None
-        report.error(source, f"not a readable WordPress export: {error}", line)
+        report.error(source, f"not a readable WordPress export: {shorten(error)}", line)
+        return []
+    except DefusedXmlException as error:
+        what = getattr(error, "name", None)
+        report.error(
+            source,
+            "not imported: the file declares XML entities"
+            + (f" ({shorten(what, 40)})" if what else "")
+            + ", which biji refuses: they can expand without bound or read files on the "
+            "server. WordPress's own exports declare none.",
+        )
         return []
     channel = tree.getroot().find("channel")
     if channel is None:
@@ -162,7 +176,11 @@ def read_export(path, media, report):
         try:
             records.append(_record(fields, name, default_language, attachments, root, report))
         except ValueError as error:
-            report.error(name, f"not imported: {error}")
+            report.error(name, f"not imported: {shorten(error, 300)}")
+            report.add(name, SKIPPED, "error")
+        except Exception as error:
+            logger.exception("Import: reading %s failed", name)
+            report.error(name, f"not imported: {unexpected(error)}")
             report.add(name, SKIPPED, "error")
     return records
 

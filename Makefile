@@ -57,7 +57,8 @@ SAME_ON_EVERY_DATABASE := \
 	tests/test_rendering.py::test_output_is_stable_across_processes \
 	tests/test_background_runner.py::test_a_task_of_a_worker_killed_mid_task_completes_exactly_once \
 	tests/test_import_in_background.py::test_the_private_folder_may_not_be_inside_the_media_folder \
-	tests/test_import_in_background.py::test_a_large_import_outlives_the_server_timeout_and_ends_with_its_report
+	tests/test_import_in_background.py::test_a_large_import_outlives_the_server_timeout_and_ends_with_its_report \
+	tests/test_import_in_background.py::test_an_import_whose_worker_is_killed_is_finished_by_the_next_once
 
 .PHONY: run serve superuser setup demo test check test-sqlite test-postgres test-browser \
 	test-browser-pages test-lighthouse lint format browser-deps services messages bench \

@@ -310,3 +310,60 @@ def test_a_large_import_outlives_the_server_timeout_and_ends_with_its_report(tmp
         for process in processes:
             process.terminate()
             process.wait(timeout=30)
+
+
+START_IMPORT = """
+from django.contrib.auth.models import User
+from django.core.files.uploadedfile import SimpleUploadedFile
+from blog.porting.admin_views import start_import
+user = User.objects.create_superuser("author", "a@example.com", "pw-for-tests-only")
+with open(%(archive)r, "rb") as archive:
+    upload = SimpleUploadedFile("large.zip", archive.read(), "application/zip")
+print(start_import(upload, "hugo", False, user).pk)
+"""
+
+
+@pytest.mark.slow
+def test_an_import_whose_worker_is_killed_is_finished_by_the_next_once(tmp_path):
+    """kill -9 in the middle of an import: the next worker imports it again from the start,
+    and every file ends up once (the files the killed run stored come out unchanged)."""
+    import sqlite3
+
+    files = 600
+    database = tmp_path / "db.sqlite3"
+    env = site_env(tmp_path, f"sqlite:///{database}")
+    manage(env, "migrate", "--noinput")
+    archive = tmp_path / "large.zip"
+    archive.write_bytes(large_archive(files))
+    run_id = manage(env, "shell", "-v", "0", "-c", START_IMPORT % {"archive": str(archive)})
+
+    def progress():
+        with sqlite3.connect(database) as db:
+            return db.execute(
+                "SELECT state, files_done FROM blog_importrun WHERE id = ?", [int(run_id)]
+            ).fetchone()
+
+    worker = start(env, sys.executable, "manage.py", "db_worker", "--no-startup-delay")
+    try:
+        deadline = time.monotonic() + 300
+        while progress()[1] < 40:  # some files imported (progress is written every 0.5 s)
+            assert time.monotonic() < deadline and worker.poll() is None
+            time.sleep(0.1)
+    finally:
+        worker.kill()
+        worker.wait(timeout=10)
+    state, done = progress()
+    assert state == "running" and 0 < done < files
+
+    manage(env, "db_worker", "--batch", "--no-startup-delay", timeout=600)
+    report = manage(
+        env, "shell", "-v", "0", "-c",
+        f"from blog.models import ImportRun, Note; r = ImportRun.objects.get(pk={run_id}); "
+        "print(r.state, Note.objects.count()); print(r.summary)",
+    )  # fmt: skip
+    first, summary = report.splitlines()
+    assert first == f"done {files}"
+    created, unchanged = (
+        int(re.search(rf"(\d+) {word}", summary)[1]) for word in ("created", "unchanged")
+    )
+    assert created + unchanged == files and unchanged >= done

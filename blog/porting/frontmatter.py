@@ -1,6 +1,9 @@
 """Front matter: read YAML (``---``) or TOML (``+++``) blocks, write YAML deterministically.
 
-Reading keeps the line of every top-level key, so a bad value is reported at its line.
+Reading keeps the line of every top-level key, so a bad value is reported at its line, and is
+bounded (:mod:`.limits`): front matter that expands, through YAML aliases, to more than
+:data:`.limits.MAX_FRONT_MATTER_VALUES` values, or that nests deeper than Python's parsers
+recurse, is refused with a message instead of being built.
 Writing is what makes the round trip byte-identical: keys in the order the caller gives,
 lists of plain values on one line, multi-line text as ``|`` blocks, times as RFC 3339 with
 their offset (``2025-08-17T21:40:00+08:00``, which Hugo, Hexo and Jekyll all read), Unicode
@@ -13,6 +16,8 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 
 import yaml
+
+from blog.porting.limits import MAX_FRONT_MATTER_VALUES
 
 TOML_LINE = re.compile(r"at line (\d+)")
 KEY_LINE = re.compile(r"^([A-Za-z_][\w-]*)\s*[:=]")
@@ -41,8 +46,9 @@ def normalise_newlines(text):
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def split(text):
-    """Split ``text`` into a :class:`Document`; a file without front matter is all body."""
+def split(text, max_values=MAX_FRONT_MATTER_VALUES):
+    """Split ``text`` into a :class:`Document`; a file without front matter is all body.
+    Front matter standing for more than ``max_values`` values is refused."""
     text = normalise_newlines(text).removeprefix("\ufeff")
     lines = text.split("\n")
     fence = lines[0].rstrip()
@@ -53,7 +59,7 @@ def split(text):
     if end is None:
         raise FrontMatterError(f"the front matter opened by {fence!r} is never closed", 1)
     source = "\n".join(lines[1:end])
-    meta = _parse_yaml(source) if fence == "---" else _parse_toml(source)
+    meta = _parse_yaml(source, max_values) if fence == "---" else _parse_toml(source, max_values)
     key_lines = {}
     for number, line in enumerate(lines[1:end], start=2):
         if match := KEY_LINE.match(line):
@@ -64,26 +70,96 @@ def split(text):
     return Document(meta, body, key_lines, "yaml" if fence == "---" else "toml")
 
 
-def _parse_yaml(source):
+def _parse_yaml(source, max_values):
     try:
-        meta = yaml.safe_load(source) if source.strip() else {}
+        meta = _load_yaml(source, max_values) if source.strip() else {}
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         line = mark.line + 2 if mark is not None else None
         problem = getattr(error, "problem", None) or str(error).splitlines()[0]
         raise FrontMatterError(f"front matter is not valid YAML: {problem}", line) from None
+    except RecursionError:
+        raise FrontMatterError("front matter is nested too deeply", 2) from None
     if not isinstance(meta, dict):
         raise FrontMatterError("front matter must be a mapping of keys to values", 2)
     return meta
 
 
-def _parse_toml(source):
+def _load_yaml(source, max_values):
+    """``yaml.safe_load``, with the expanded size checked between parsing and building.
+
+    Parsing gives a graph of nodes where an alias is the anchored node itself, so its cost is
+    counted once per use without building anything (:func:`_expanded_size`).
+    """
+    loader = yaml.SafeLoader(source)
     try:
-        return tomllib.loads(source)
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        if _expanded_size(node, _yaml_children, max_values) > max_values:
+            raise FrontMatterError(_too_many_values(max_values), 2)
+        return loader.construct_document(node)
+    finally:
+        loader.dispose()
+
+
+def _yaml_children(node):
+    if isinstance(node, yaml.MappingNode):
+        return [part for pair in node.value for part in pair]
+    if isinstance(node, yaml.SequenceNode):
+        return node.value
+    return ()
+
+
+def _value_children(value):
+    if isinstance(value, dict):
+        return list(value.values())
+    if isinstance(value, list):
+        return value
+    return ()
+
+
+def _too_many_values(max_values):
+    return f"front matter holds more than {max_values:,} values (counting what YAML aliases repeat)"
+
+
+def _expanded_size(root, children, limit):
+    """How many values ``root`` stands for with every alias expanded, counted without
+    expanding: each distinct node is visited once (iteratively: no recursion to exhaust).
+    Stops early past the limit; a node containing itself (``&a [*a]``) is endless."""
+    sizes, open_nodes = {}, set()
+    stack = [(root, False)]
+    while stack:
+        node, closing = stack.pop()
+        key = id(node)
+        if closing:
+            open_nodes.discard(key)
+            sizes[key] = 1 + sum(sizes[id(child)] for child in children(node))
+            if sizes[key] > limit:
+                return sizes[key]
+            continue
+        if key in sizes:
+            continue
+        if key in open_nodes:
+            return float("inf")
+        open_nodes.add(key)
+        stack.append((node, True))
+        stack.extend((child, False) for child in children(node))
+    return sizes[id(root)]
+
+
+def _parse_toml(source, max_values):
+    try:
+        meta = tomllib.loads(source)
     except tomllib.TOMLDecodeError as error:
         match = TOML_LINE.search(str(error))
         line = int(match[1]) + 1 if match else None
         raise FrontMatterError(f"front matter is not valid TOML: {error}", line) from None
+    except RecursionError:
+        raise FrontMatterError("front matter is nested too deeply", 2) from None
+    if _expanded_size(meta, _value_children, max_values) > max_values:
+        raise FrontMatterError(_too_many_values(max_values), 2)
+    return meta
 
 
 class _Dumper(yaml.SafeDumper):

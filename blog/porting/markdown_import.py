@@ -28,6 +28,7 @@ from blog.models import Language
 from blog.porting import body as bodies
 from blog.porting import frontmatter
 from blog.porting.formats import AUTO, FORMATS
+from blog.porting.limits import MAX_DATA_FILE_VALUES, MAX_MARKDOWN_BYTES, MAX_TAGS
 from blog.porting.records import NOTE, PAGE, NoteRecord, SiteData
 from blog.rendering import render_markdown
 from blog.text.cjk import CJK_RE
@@ -39,6 +40,7 @@ JEKYLL_NAME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})-(.+)$")
 LONG_YEAR = re.compile(r"^[+-]?(\d{5,})-")
 LANG_SUFFIX = re.compile(r"^(?P<stem>.+)\.(?P<lang>zh|zh-cn|zh-hans|zh-tw|en|en-us|en-gb)$", re.I)
 DATA_FILES = ("data/biji.yaml", "source/_data/biji.yaml", "_data/biji.yaml")
+MAX_POSITION = 32767  # a PositiveSmallIntegerField on every database
 SKIPPED_DIRS = {"node_modules", "public", "_site", "themes", "resources", ".git"}
 
 
@@ -93,7 +95,9 @@ def as_datetime(value, what, years=PUBLICATION):
     return value
 
 
-def as_list(value):
+def as_list(value, what="a list"):
+    """Names from text (comma-separated), a list (Hexo's nested categories, ``[[A, B]]``,
+    are flattened) or one plain value; a mapping is not a name."""
     if value is None or value == "":
         return []
     if isinstance(value, str):
@@ -101,8 +105,10 @@ def as_list(value):
     if isinstance(value, list):
         flat = []
         for item in value:  # Hexo's nested categories: [[A, B]] is the path A > B
-            flat.extend(as_list(item) if isinstance(item, list) else [str(item).strip()])
+            flat.extend(as_list(item, what))
         return [item for item in flat if item]
+    if isinstance(value, dict):
+        raise RecordError(f"{what}: names or a list of names, not a mapping")
     return [str(value).strip()]
 
 
@@ -146,7 +152,8 @@ def site_root_of(path):
 
 def read_site_data(path, root):
     source = str(path.relative_to(root))
-    document = frontmatter.split("---\n" + path.read_text("utf-8") + "\n---\n")
+    text = path.read_text("utf-8")
+    document = frontmatter.split(f"---\n{text}\n---\n", max_values=MAX_DATA_FILE_VALUES)
     meta = document.meta
     return SiteData(
         source=source,
@@ -161,6 +168,12 @@ def read_file(path, root, fmt_name="auto", kept=None):
     """One Markdown file → a :class:`NoteRecord`; :class:`RecordError` or
     :class:`.frontmatter.FrontMatterError` if it cannot be one; None if it is not a note."""
     fmt = FORMATS.get(fmt_name, AUTO)
+    size = path.stat().st_size
+    if size > MAX_MARKDOWN_BYTES:
+        raise RecordError(
+            f"the file is {size / 1024 / 1024:.1f} MB: Markdown files over "
+            f"{MAX_MARKDOWN_BYTES // 1024 // 1024} MB are not imported"
+        )
     try:
         text = path.read_text("utf-8")
     except UnicodeDecodeError:
@@ -229,21 +242,22 @@ def _fill(record, values):
     record.draft = as_bool(get("draft", False)) or not as_bool(get("published", True))
     record.kind = PAGE if str(get("kind", "")).lower() == "page" else NOTE
     record.summary = str(get("summary") or "").strip()
+    for name in ("tags", "tags_zh", "series", "old_paths"):
+        if name in values:
+            try:
+                as_list(get(name), values[name][0])
+            except RecordError as error:
+                raise RecordError(str(error), line(name)) from None
     record.tags = as_list(get("tags"))
-    record.tags_zh = [str(t) for t in get("tags_zh") or []]
+    record.tags_zh = _names_beside_tags(get("tags_zh"), line("tags_zh"))
     categories = as_list(get("series"))
     if categories:
         record.series = categories[0]
         record.tags += [c for c in categories[1:] if c not in record.tags]
+    if len(record.tags) > MAX_TAGS:
+        raise RecordError(f"more than {MAX_TAGS} tags", line("tags"))
     if get("series_position") not in (None, ""):
-        try:
-            record.series_position = int(get("series_position"))
-        except (TypeError, ValueError):
-            raise RecordError(
-                "series_position must be a whole number", line("series_position")
-            ) from None
-        if record.series_position < 1:
-            raise RecordError("series_position starts at 1", line("series_position"))
+        record.series_position = _position(get("series_position"), line("series_position"))
     record.translation_key = str(get("translation_key") or "").strip()
     for name in ("source_title", "source_author", "source_url"):
         setattr(record, name, str(get(name) or "").strip())
@@ -265,6 +279,32 @@ def _fill(record, values):
         record.old_paths.insert(0, url_path(permalink))
         if not record.slug:
             record.slug = url_path(permalink).rstrip("/").rsplit("/", 1)[-1].split(".")[0]
+
+
+def _names_beside_tags(value, line):
+    """``tags_zh``: a list of names in the order of ``tags`` (text: comma-separated)."""
+    if value is None or value == "":
+        return []
+    if isinstance(value, str):
+        return as_list(value)
+    if not isinstance(value, list) or any(isinstance(v, (list, dict)) for v in value):
+        raise RecordError("tags_zh must be a list of names, in the order of tags", line)
+    return ["" if v is None else str(v) for v in value]
+
+
+def _position(value, line):
+    """``series_position``: a whole number from 1 to what the database holds (32767)."""
+    if isinstance(value, bool):
+        value = None
+    elif isinstance(value, float) and value.is_integer():
+        value = int(value)
+    elif isinstance(value, str) and value.strip().isdigit():
+        value = int(value.strip())
+    if not isinstance(value, int):
+        raise RecordError("series_position must be a whole number", line)
+    if not 1 <= value <= MAX_POSITION:
+        raise RecordError(f"series_position runs from 1 to {MAX_POSITION}", line)
+    return value
 
 
 def _derive_from_path(record, path):

@@ -1,9 +1,12 @@
 """The import entry points shared by the commands and the admin page: read, then store.
 
 Reading never touches the database; a file that cannot be read (bad YAML or TOML, no title,
-an invalid date) is reported with its line and skipped, and the others are imported.
+an invalid date, over a limit of :mod:`.limits`) is reported with its line and skipped, and
+the others are imported. So is a file that fails in a way nobody foresaw: its error is
+reported and logged with the traceback, and the import goes on.
 """
 
+import logging
 from pathlib import Path
 
 import yaml
@@ -11,7 +14,10 @@ import yaml
 from blog.porting import markdown_import, wordpress
 from blog.porting.frontmatter import FrontMatterError
 from blog.porting.importer import Importer
-from blog.porting.report import SKIPPED, Progress, Report
+from blog.porting.limits import MAX_FILES
+from blog.porting.report import SKIPPED, Progress, Report, unexpected
+
+logger = logging.getLogger(__name__)
 
 
 def read_markdown(paths, fmt, report):
@@ -22,13 +28,21 @@ def read_markdown(paths, fmt, report):
             data.append(markdown_import.read_site_data(path, root))
         except (FrontMatterError, yaml.YAMLError, OSError, ValueError) as error:
             report.error(str(path), f"not imported: {error}")
+        except Exception as error:
+            logger.exception("Import: reading %s failed", path)
+            report.error(str(path), f"not imported: {unexpected(error)}")
 
     def kept(record, body, offset, text):
         line = record.body_line + body.count("\n", 0, offset)
         report.kept_shortcodes.append((record.source, line, text))
 
-    for path, root in files:
+    for number, (path, root) in enumerate(files, start=1):
         source = str(path.relative_to(root)) if path.is_relative_to(root) else str(path)
+        if number > MAX_FILES:
+            report.error(source, f"not read: an import reads at most {MAX_FILES:,} Markdown "
+                         "files; import the rest in another run")  # fmt: skip
+            report.add(source, SKIPPED, "over the file limit")
+            continue
         try:
             record = markdown_import.read_file(path, root, fmt, kept)
         except (FrontMatterError, markdown_import.RecordError) as error:
@@ -37,6 +51,11 @@ def read_markdown(paths, fmt, report):
             continue
         except OSError as error:
             report.error(source, f"not imported: {error}")
+            report.add(source, SKIPPED, "error")
+            continue
+        except Exception as error:
+            logger.exception("Import: reading %s failed", path)
+            report.error(source, f"not imported: {unexpected(error)}")
             report.add(source, SKIPPED, "error")
             continue
         if record is None:

@@ -1,7 +1,14 @@
 """What imports leave behind: old URLs that must keep working, and files already stored."""
 
+from django.conf import settings
 from django.db import models
+from django.urls import Resolver404, resolve
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
+
+# URL names whose ``slug`` is a note's or a page's: the address of that content.
+CONTENT_URLS = {"blog:note-detail": "blog.Note", "blog:note-share": "blog.Note",
+                "blog:page-detail": "blog.Page"}  # fmt: skip
 
 
 class LegacyPath(models.Model):
@@ -10,6 +17,11 @@ class LegacyPath(models.Model):
     A 404 on the public site looks the path up (:mod:`blog.public.legacy_redirects`) and redirects
     to the note or page. Import also matches a re-imported file by its old path, so a note
     whose slug the author changed after importing is updated, not duplicated.
+
+    An old path never stands for a note's or page's own address (:func:`content_at`): an
+    import does not keep one, and the redirect ignores one that became an address later (a
+    note created with that slug), published or not: a draft's address answers 404 to readers,
+    and a redirect there would take the address over until the draft is published.
     """
 
     path = models.CharField(
@@ -72,3 +84,23 @@ class ImportedMedia(models.Model):
 
     def __str__(self):
         return self.name
+
+
+def content_at(path):
+    """The note or page (published or not) whose own address ``path`` is, in either
+    language (``/notes/x/``, ``/en/notes/x/``, with or without the final slash), or None."""
+    from django.apps import apps
+
+    stripped = path.rstrip("/")
+    for language, _name in settings.LANGUAGES:
+        with translation.override(language):  # the /en/ prefix resolves in English only
+            for candidate in (path, f"{stripped}/"):
+                try:
+                    match = resolve(candidate)
+                except Resolver404:
+                    continue
+                model = CONTENT_URLS.get(match.view_name)
+                if model is not None:
+                    found = apps.get_model(model).objects.filter(slug=match.kwargs["slug"])
+                    return found.first()
+    return None

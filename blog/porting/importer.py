@@ -10,9 +10,17 @@
   an import is not an edit, so notes are not "updated today".
 * A dry run does all of it inside a transaction that is rolled back, and writes no file.
 * Each created or updated note and page gets a revision (:func:`record_revision`), with
-  the file it came from as the comment.
+  the file it came from as the comment, and every object created or changed an admin log
+  entry; both under the importing user.
+* Who imports decides what may be done (:mod:`.authority`): an admin user's import creates,
+  changes or publishes only what that user could in the admin; a file asking for more is
+  reported and skipped. The command line is the operator's and may do everything.
+* A file failing in any way is reported and skipped: an error nobody foresaw is logged with its
+  traceback, and the import goes on with the next file.
+* Old paths never hide a note's or page's own address (:func:`blog.models.imported.content_at`).
 """
 
+import logging
 import re
 
 import reversion
@@ -21,14 +29,17 @@ from django.db import DatabaseError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from blog.models import Note, Page, Status, revisions
-from blog.models.imported import LegacyPath
+from blog.models import Note, Page, Series, Status, revisions
+from blog.models.imported import LegacyPath, content_at
 from blog.models.taxonomy import set_tags
 from blog.models.translations import save_note
-from blog.porting.media import MediaStore, is_remote
+from blog.porting.authority import Authority, NotPermitted
+from blog.porting.media import MediaStore, is_inline_data, is_remote
 from blog.porting.records import NOTE, PAGE
-from blog.porting.report import CREATED, SKIPPED, UNCHANGED, UPDATED
-from blog.porting.terms import find_or_create_series, resolve_tags, store_site_data
+from blog.porting.report import CREATED, SKIPPED, UNCHANGED, UPDATED, shorten, unexpected
+from blog.porting.terms import find_series, new_series, resolve_tags, store_site_data
+
+logger = logging.getLogger(__name__)
 
 JEKYLL_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}-")
 NOTE_FIELDS = (
@@ -55,6 +66,8 @@ class Importer:
         # Who imports: None for the command line (the operator's tool), else the admin user
         # whose permissions bound what the import may do.
         self.user = user
+        self.authority = Authority(user)
+        self.written = set()  # notes this import created or changed (their pks)
         self.dry_run = dry_run
         self.permalink_pattern = permalink_pattern
         self.stores = {}
@@ -99,21 +112,29 @@ class Importer:
         try:
             with transaction.atomic():
                 work()
-        except (ValidationError, DatabaseError, ValueError, OSError) as error:
+        except Exception as error:
             if store:
                 store.discard_created()
-            message = (
-                "; ".join(error.messages) if isinstance(error, ValidationError) else str(error)
-            )
-            self.report.error(source, f"not imported: {message}")
-            self.report.add(source, SKIPPED, "error")
+            self.report.error(source, f"not imported: {self._describe(source, error)}")
+            self.report.add(source, SKIPPED, "not permitted" if isinstance(error, NotPermitted)
+                            else "error")  # fmt: skip
         else:
             if store:
                 store.created = []
 
+    @staticmethod
+    def _describe(source, error):
+        if isinstance(error, ValidationError):
+            return shorten("; ".join(error.messages), 300)
+        if isinstance(error, (NotPermitted, DatabaseError, ValueError, OSError)):
+            return shorten(error, 300)
+        logger.exception("Import: storing %s failed", source)
+        return unexpected(error)
+
     def store_site_data(self, data):
-        store_site_data(data)
-        self.report.add(data.source, UPDATED, "site settings, navigation, series and tags")
+        done = store_site_data(data, self.authority, self.report)
+        if done:
+            self.report.add(data.source, UPDATED, done)
 
     # --- notes and pages -----------------------------------------------------------------
     def existing(self, model, record):
@@ -146,6 +167,8 @@ class Importer:
             return self.store_page(record, store)
         note = self.existing(Note, record)
         created = note is None
+        if created:  # before any work: an add-only import of a changed note fails at saving
+            self.authority.check("add", Note, f"note {record.slug}")
         note = note or Note(slug=record.slug)
         before = None if created else self.snapshot(note)
         body = store.rewrite(record.body, record.base_dir, record.file_stem, record.source,
@@ -164,19 +187,24 @@ class Importer:
         linked_from_partner = note.pk is not None and partner and partner.translation_id == note.pk
         if partner is not None and not linked_from_partner:
             note.translation = partner
-        tags = resolve_tags(record.tags, record.tags_zh)
-        paths = self.old_paths(record)
+        tags = resolve_tags(record.tags, record.tags_zh, self.authority, self.report, record.source)
+        paths = self.usable_old_paths(self.old_paths(record), record, note)
         if before is not None and before == self.snapshot(note, tags, partner, paths, record):
             self.report.add(record.source, UNCHANGED, f"note {note.slug}")
             self.remember(note, record)
             return note
+        if not created:
+            self.authority.check("change", Note, f"note {note.slug} exists")
         note.full_clean(exclude=["translation"] if partner is None else None)
         save_note(note)
         set_tags(note, tags)
         self.keep_old_paths(paths, record, note=note)
         stamp = record.updated_at or record.published_at or timezone.now()
         Note.objects.filter(pk=note.pk).update(updated_at=stamp)
-        record_revision(note, f"Imported from {record.source}")
+        message = f"Imported from {record.source}"
+        record_revision(note, message, user=self.user)
+        self.authority.log(note, created, message)
+        self.written.add(note.pk)
         self.remember(note, record)
         self.report.add(record.source, CREATED if created else UPDATED,
                         f"note {note.slug} ({note.language})")  # fmt: skip
@@ -221,7 +249,19 @@ class Importer:
             self.by_key.get(key, {}).get("en" if note.language != "en" else "zh-hans")
             or Note.objects.filter(slug=key).exclude(language=note.language).first()
         )
-        return partner if partner is not None and partner.pk != note.pk else None
+        if partner is None or partner.pk == note.pk:
+            return None
+        already = partner.pk in (note.translation_id, getattr(note.counterpart, "pk", None))
+        if not already and partner.pk not in self.written:
+            # Linking shows on the other note's page too: a change of that note.
+            if not self.authority.allows("change", Note):
+                self.report.warn(
+                    record.source,
+                    f"not linked to its translation {partner.slug}: you may not change "
+                    "notes (needs blog.change_note)",
+                )
+                return None
+        return partner
 
     def place_in_series(self, note, record, partner):
         if not record.series:
@@ -231,8 +271,19 @@ class Importer:
             # else: a translation stands at its original's place (Note.clean), kept as is
             return
         name = record.series
-        series, created = find_or_create_series(name)
-        if created:
+        series = find_series(name)
+        if series is None and not self.authority.allows("add", Series):
+            self.report.warn(
+                record.source,
+                f"series {shorten(name)!r} not created: you may not add series (needs "
+                "blog.add_series); the note is imported outside any series",
+                record.line_of("categories"),
+            )
+            note.series, note.series_position = None, None
+            return
+        if series is None:
+            series = new_series(name)
+            self.authority.log(series, True, f"Imported from {record.source}")
             self.report.warn(
                 record.source, f"new series {name!r}: give it its other title in the admin"
             )
@@ -250,17 +301,37 @@ class Importer:
         note.series, note.series_position = series, position
 
     def cover(self, record, store):
-        if is_remote(record.cover):
-            self.report.warn(record.source, f"remote cover not downloaded: {record.cover}",
-                             record.line_of("cover"))  # fmt: skip
+        if is_remote(record.cover) and not is_inline_data(record.cover):
+            self.report.warn(record.source, f"remote cover not downloaded: "
+                             f"{shorten(record.cover)}", record.line_of("cover"))  # fmt: skip
             return ""
         name = store.store(record.cover, record.base_dir, record.file_stem, record.source)
         if name is None:
             self.report.warn(
-                record.source, f"cover not found: {record.cover}", record.line_of("cover")
+                record.source, f"cover not found: {shorten(record.cover)}", record.line_of("cover")
             )
             return ""
         return name
+
+    def usable_old_paths(self, paths, record, target):
+        """``paths`` without those that are the address of a note or page (published or not):
+        a redirect there would hide it, and browsers keep a permanent redirect."""
+        own = target.get_absolute_url()
+        usable = []
+        for path in paths:
+            holder = None if path == own else content_at(path)
+            if path == own or holder == target and target.pk is not None:
+                continue  # its own address (in either language): no redirect needed
+            if holder is not None:
+                kind = "note" if isinstance(holder, Note) else "page"
+                self.report.warn(
+                    record.source,
+                    f"old path {shorten(path)} is the address of the {kind} {holder.slug}: "
+                    "not kept as a redirect",
+                )
+                continue
+            usable.append(path)
+        return usable
 
     def keep_old_paths(self, paths, record, note=None, page=None):
         own = (note or page).get_absolute_url()
@@ -276,12 +347,14 @@ class Importer:
     def store_page(self, record, store):
         page = self.existing(Page, record)
         created = page is None
+        if created:
+            self.authority.check("add", Page, f"page {record.slug}")
         page = page or Page(slug=record.slug)
         body = store.rewrite(record.body, record.base_dir, record.file_stem, record.source,
                              record.body_line)  # fmt: skip
         values = {"title": record.title, "language": record.language, "body": body,
                   "is_published": not record.draft}  # fmt: skip
-        paths = self.old_paths(record)
+        paths = self.usable_old_paths(self.old_paths(record), record, page)
         stored_paths = set() if created else set(page.legacy_paths.values_list("path", flat=True))
         if (
             not created
@@ -294,6 +367,8 @@ class Importer:
         ):
             self.report.add(record.source, UNCHANGED, f"page {page.slug}")
             return page
+        if not created:
+            self.authority.check("change", Page, f"page {page.slug} exists")
         for key, value in values.items():
             setattr(page, key, value)
         page.full_clean()
@@ -301,7 +376,9 @@ class Importer:
         self.keep_old_paths(paths, record, page=page)
         stamp = record.updated_at or record.published_at or timezone.now()
         Page.objects.filter(pk=page.pk).update(updated_at=stamp)
-        record_revision(page, f"Imported from {record.source}")
+        message = f"Imported from {record.source}"
+        record_revision(page, message, user=self.user)
+        self.authority.log(page, created, message)
         self.report.add(record.source, CREATED if created else UPDATED, f"page {page.slug}")
         return page
 

@@ -3,68 +3,165 @@
 Tags are found by either name (:meth:`blog.models.Tag.objects.find`), so ``Scheduling`` and
 ``调度`` reach the same tag; biji's data file (written by :mod:`.export`) restores tags and
 series by slug with both names, which is what makes the round trip exact.
+
+Each write is checked against what the importing user may do (:mod:`.authority`) and logged
+under them. Only what would change is checked: a data file that matches the site asks for no
+permission at all, so an author may import a biji export without rights to its settings.
 """
 
+from django.core.exceptions import ValidationError
+from django.db import transaction
 from django.db.models import Q
 
-from blog.models import Series, SiteSettings, Tag
+from blog.models import NavigationLink, Series, SiteSettings, Tag
+from blog.porting.authority import NotPermitted
 from blog.text.cjk import has_cjk
 from blog.text.slugs import ascii_slug
 
 SITE_FIELDS = ("title", "tagline_zh", "tagline_en", "author", "description", "footer")
+NAVIGATION_FIELDS = ("position", "label_zh", "label_en", "url")
 
 
-def resolve_tags(names, names_zh):
+def resolve_tags(names, names_zh, authority, report, source):
     """Tags by either name; ``names_zh`` (beside ``names``, in the same order) completes a
-    tag that lacks its name in the other language, when no other tag has it."""
+    tag that lacks its name in the other language, when no other tag has it. New tags come
+    with the note (as the admin's tag field creates them); completing an existing tag's name
+    is a change of that tag."""
     tags = []
+    message = f"Imported from {source}"
     for index, name in enumerate(names):
         name_zh = names_zh[index] if index < len(names_zh) else ""
         tag = Tag.objects.find(name) or (Tag.objects.find(name_zh) if name_zh else None)
-        if tag is None:
+        created = tag is None
+        if created:
             tag = Tag.objects.resolve([name])[0]
+        changed = []
         if name_zh and not tag.name_zh and not Tag.objects.filter(name_zh=name_zh).exists():
-            tag.name_zh = name_zh
-            tag.save(update_fields=["name_zh"])
+            changed.append(("name_zh", name_zh))
         english = name if not has_cjk(name) else ""
         if english and not tag.name and not Tag.objects.filter(name__iexact=english).exists():
-            tag.name = english
-            tag.save(update_fields=["name"])
+            changed.append(("name", english))
+        if changed and not created and not authority.allows("change", Tag):
+            report.warn(source, f"tag {tag}: its other name is not set: you may not change "
+                        "tags (needs blog.change_tag)")  # fmt: skip
+            changed = []
+        for field, value in changed:
+            setattr(tag, field, value)
+            tag.save(update_fields=[field])
+        if created or changed:
+            authority.log(tag, created, message)
         if tag not in tags:
             tags.append(tag)
     return tags
 
 
-def find_or_create_series(name):
-    """(series, created): by slug or either title; a new one has ``name`` as both titles."""
-    series = Series.objects.filter(Q(slug=name) | Q(title_en=name) | Q(title_zh=name)).first()
-    if series is not None:
-        return series, False
-    return Series.objects.create(title_en=name, title_zh=name, slug=ascii_slug(name) or ""), True
+def find_series(name):
+    """The series with ``name`` as its slug or either title, or None."""
+    return Series.objects.filter(Q(slug=name) | Q(title_en=name) | Q(title_zh=name)).first()
 
 
-def store_site_data(data):
-    """Tags and series by slug, the site settings and navigation, from biji's data file."""
-    for item in data.tags:
-        tag = Tag.objects.filter(slug=item["slug"]).first() or Tag(slug=item["slug"])
-        tag.name, tag.name_zh = item["name"], item.get("name_zh") or ""
-        tag.full_clean(validate_unique=False)
-        tag.save()
-    for item in data.series:
-        series = Series.objects.filter(slug=item["slug"]).first() or Series(slug=item["slug"])
-        for field in ("title_zh", "title_en", "description"):
-            setattr(series, field, item.get(field) or "")
-        series.save()
+def new_series(name):
+    """A new series with ``name`` as both titles (the author gives it its other one)."""
+    return Series.objects.create(title_en=name, title_zh=name, slug=ascii_slug(name) or "")
+
+
+def store_site_data(data, authority, report):
+    """Tags and series by slug, the site settings and navigation, from biji's data file.
+
+    Each tag, series, the settings and the navigation is stored or, when the user may not,
+    reported and skipped. Returns what was stored (or already as the file says), for the
+    report; "" when nothing was.
+    """
+    message = f"Imported from {data.source}"
+
+    def attempt(work, *args):
+        try:
+            with transaction.atomic():
+                work(*args, authority, message)
+        except NotPermitted as error:
+            report.error(data.source, f"not imported: {error}")
+            return False
+        except ValidationError as error:
+            report.error(data.source, f"not imported: {'; '.join(error.messages)}")
+            return False
+        return True
+
+    tags = [attempt(_store_tag, item) for item in data.tags]
+    series = [attempt(_store_series, item) for item in data.series]
+    parts = []
     if data.site:
-        site = SiteSettings.objects.filter(pk=1).first() or SiteSettings(pk=1)
-        for field in SITE_FIELDS:
-            if field in data.site:
-                setattr(site, field, data.site[field] or "")
-        site.save()
-        if data.navigation:
-            site.navigation.all().delete()
-            for position, link in enumerate(data.navigation, start=1):
-                site.navigation.create(
-                    position=link.get("position", position),
-                    label_zh=link["label_zh"], label_en=link["label_en"], url=link["url"],
-                )  # fmt: skip
+        if attempt(_store_site, data.site):
+            parts.append("site settings")
+        if data.navigation and attempt(_store_navigation, data.navigation):
+            parts.append("navigation")
+    if all(series):
+        parts.append("series")
+    if all(tags):
+        parts.append("tags")
+    return " and ".join(filter(None, [", ".join(parts[:-1]), parts[-1]])) if parts else ""
+
+
+def _store_tag(item, authority, message):
+    tag = Tag.objects.filter(slug=item["slug"]).first()
+    values = {"name": item["name"], "name_zh": item.get("name_zh") or ""}
+    _store(Tag, tag, {"slug": item["slug"], **values}, values, f"tag {item['slug']}", authority,
+           message, lambda tag: tag.full_clean(validate_unique=False))  # fmt: skip
+
+
+def _store_series(item, authority, message):
+    series = Series.objects.filter(slug=item["slug"]).first()
+    values = {field: item.get(field) or "" for field in ("title_zh", "title_en", "description")}
+    _store(Series, series, {"slug": item["slug"]}, values, f"series {item['slug']}", authority,
+           message)  # fmt: skip
+
+
+def _store_site(values, authority, message):
+    site = SiteSettings.objects.filter(pk=1).first()
+    values = {field: values[field] or "" for field in SITE_FIELDS if field in values}
+    _store(SiteSettings, site, {"pk": 1}, values, "site settings", authority, message)
+
+
+def _store(model, obj, identity, values, what, authority, message, clean=None):
+    """Create ``model(**identity)`` or change ``obj`` to ``values``, if the user may; nothing
+    (and no permission asked) when ``obj`` already holds them."""
+    created = obj is None
+    if not created and all(getattr(obj, field) == value for field, value in values.items()):
+        return
+    authority.check("add" if created else "change", model, what)
+    obj = obj or model(**identity)
+    for field, value in values.items():
+        setattr(obj, field, value)
+    if clean:
+        clean(obj)
+    obj.save()
+    authority.log(obj, created, message)
+
+
+def _store_navigation(links, authority, message):
+    """The navigation replaced by ``links`` (as the settings page's inline replaces rows)."""
+    site = SiteSettings.objects.filter(pk=1).first()
+    if site is None:
+        raise NotPermitted("navigation: the site settings it belongs to were not imported")
+    wanted = [
+        {
+            "position": link.get("position", position),
+            **{field: link[field] for field in ("label_zh", "label_en", "url")},
+        }
+        for position, link in enumerate(links, start=1)
+    ]
+    current = [
+        {field: getattr(link, field) for field in NAVIGATION_FIELDS}
+        for link in site.navigation.all()
+    ]
+    if current == wanted:
+        return
+    authority.check("change", SiteSettings, "navigation")
+    authority.check("delete", NavigationLink, "navigation")
+    authority.check("add", NavigationLink, "navigation")
+    site.navigation.all().delete()
+    for values in wanted:
+        link = NavigationLink(site=site, **values)
+        link.full_clean()  # its URL too: only links a reader can follow (http, https, mailto)
+        link.save()
+        authority.log(link, True, message)
+    authority.log(site, False, f"Navigation replaced: {message}")

@@ -94,3 +94,15 @@ def test_report_lines_cut_any_long_value(tmp_path):
     report = import_wordpress(export(tmp_path, [("Remote", f'<img src="{long_url}" alt="r" />')]))
     [line] = [line for line in report.lines() if "remote image left as a link" in line]
     assert len(line) < 300 and "[5,0" in line  # the length is said
+
+
+def test_a_post_over_the_size_limit_is_reported_and_the_others_imported(tmp_path):
+    """The 1 MB limit of a Markdown file holds for a WordPress post's text too (a 1 MB text
+    takes ~4 s to render; 20 MB held a worker for minutes)."""
+    long_html = "<p>" + "字" * (400 * 1024) + "</p>"  # 1.2 MB of UTF-8
+    report = import_wordpress(export(tmp_path, [("Long", long_html), ("Short", "<p>Hi</p>")]))
+    assert (
+        "export.xml#item 1 (id 1): error: not imported: the text is 1.2 MB: texts over 1 MB "
+        "are not imported" in report.lines()
+    )
+    assert list(Note.objects.values_list("title", flat=True)) == ["Short"]

@@ -34,6 +34,7 @@ from blog.models.imported import LegacyPath, content_at
 from blog.models.taxonomy import set_tags
 from blog.models.translations import save_note
 from blog.porting.authority import Authority, NotPermitted
+from blog.porting.limits import MAX_MARKDOWN_BYTES
 from blog.porting.media import MediaStore, is_inline_data, is_remote
 from blog.porting.records import NOTE, PAGE
 from blog.porting.report import CREATED, SKIPPED, UNCHANGED, UPDATED, shorten, unexpected
@@ -171,8 +172,7 @@ class Importer:
             self.authority.check("add", Note, f"note {record.slug}")
         note = note or Note(slug=record.slug)
         before = None if created else self.snapshot(note)
-        body = store.rewrite(record.body, record.base_dir, record.file_stem, record.source,
-                             record.body_line)  # fmt: skip
+        body = self.body(record, store)
         note.title, note.language, note.body = record.title, record.language, body
         note.summary = record.summary
         note.status = Status.DRAFT if record.draft else Status.PUBLISHED
@@ -209,6 +209,20 @@ class Importer:
         self.report.add(record.source, CREATED if created else UPDATED,
                         f"note {note.slug} ({note.language})")  # fmt: skip
         return note
+
+    def body(self, record, store):
+        """The body with its links pointing at stored files; one over the limit of a Markdown
+        file (a WordPress post, once its inline images are stored) is refused: rendering it
+        would hold the worker for minutes."""
+        body = store.rewrite(record.body, record.base_dir, record.file_stem, record.source,
+                             record.body_line)  # fmt: skip
+        size = len(body.encode())
+        if size > MAX_MARKDOWN_BYTES:
+            raise ValueError(
+                f"the text is {size / 1024 / 1024:.1f} MB: texts over "
+                f"{MAX_MARKDOWN_BYTES // 1024 // 1024} MB are not imported"
+            )
+        return body
 
     def snapshot(self, note, tags=None, partner=None, paths=None, record=None):
         """What an import may change, to tell "unchanged" from "updated"."""
@@ -350,8 +364,7 @@ class Importer:
         if created:
             self.authority.check("add", Page, f"page {record.slug}")
         page = page or Page(slug=record.slug)
-        body = store.rewrite(record.body, record.base_dir, record.file_stem, record.source,
-                             record.body_line)  # fmt: skip
+        body = self.body(record, store)
         values = {"title": record.title, "language": record.language, "body": body,
                   "is_published": not record.draft}  # fmt: skip
         paths = self.usable_old_paths(self.old_paths(record), record, page)

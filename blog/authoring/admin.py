@@ -5,6 +5,7 @@ editor widget and friendly validation (:mod:`.forms`), the media library
 (:mod:`.media_library`). The admin is branded with the site's title.
 """
 
+import django_tasks_db.admin  # noqa: F401  (registers DBTaskResult now: unregistered below)
 from django.conf import settings
 from django.contrib import admin, messages
 from django.db import models
@@ -19,6 +20,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.clickjacking import xframe_options_sameorigin
+from django_tasks_db.models import DBTaskResult
 from markdownx.models import MarkdownxField
 from taggit.models import Tag as TaggitTag
 
@@ -54,6 +56,11 @@ admin.site.site_url = "/"
 
 # The admin's imports, run in the background: their list and progress pages (read-only).
 admin.site.register(ImportRun, ImportRunAdmin)
+
+# django-tasks-db's list of task results (every task's arguments and traceback) is the
+# operator's: `manage.py tasks` shows it. (Its admin module is imported above, so that this
+# holds: the app comes after blog in INSTALLED_APPS, and autodiscovery would register it later.)
+admin.site.unregister(DBTaskResult)
 
 # taggit registers an admin for its own Tag model, which biji does not use.
 if admin.site.is_registered(TaggitTag):

@@ -5,7 +5,7 @@
     manage.py tasks retry <id>      # a FAILED task back in the queue (a new set of attempts)
     manage.py tasks sweep           # tasks of dead workers on this host back in the queue
 
-The admin lists the same tasks (Tasks Database Backend › Task results), read-only.
+An import's own page (the admin's Import runs) shows what became of it.
 """
 
 from django.core.exceptions import ValidationError

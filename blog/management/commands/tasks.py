@@ -41,6 +41,8 @@ class Command(BaseCommand):
         results = DBTaskResult.objects.order_by("-enqueued_at")
         if status:
             results = results.filter(status=status)
+        if not results.exists():
+            self.stdout.write("No tasks.")
         for result in results[:limit]:
             error = result.traceback.strip().splitlines()[-1] if result.traceback else ""
             self.stdout.write(

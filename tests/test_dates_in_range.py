@@ -7,8 +7,10 @@ Run these on both databases (``DATABASE_URL=postgres://…`` for PostgreSQL).
 """
 
 import datetime
+import importlib
 from io import StringIO
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from bs4 import BeautifulSoup
@@ -16,6 +18,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.db import connection
+from django.db.migrations.loader import MigrationLoader
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -236,6 +239,31 @@ def test_repair_dates_brings_back_a_site_broken_by_dates_stored_before_the_check
     """On PostgreSQL, a year-1 note (stored as BC) and a year-10000 schedule as an older biji
     stored them; on SQLite, the year-1 time it could store. ``repair_dates`` moves them to the
     range's bounds and every page answers again."""
+    early, late = store_dates_an_older_biji_let_through()
+    out = StringIO()
+    call_command("repair_dates", stdout=out)
+    assert "blog.note.published_at: " in out.getvalue()
+    assert_moved_to_the_bounds(early, late)
+    assert_site_answers()
+    out = StringIO()
+    call_command("repair_dates", stdout=out)
+    assert "nothing to repair" in out.getvalue()
+
+
+def test_upgrading_repairs_them_without_the_command():
+    """The data migration does what ``repair_dates`` does, with the historical models."""
+    early, late = store_dates_an_older_biji_let_through()
+    migration = "0012_repair_out_of_range_dates"
+    state = MigrationLoader(connection).project_state(("blog", migration))
+    module = importlib.import_module(f"blog.migrations.{migration}")
+    # RunPython hands the function a schema editor; the repair reads only its connection (a
+    # real one cannot be opened inside the test's transaction on SQLite).
+    module.repair(state.apps, SimpleNamespace(connection=connection))
+    assert_moved_to_the_bounds(early, late)
+    assert_site_answers()
+
+
+def store_dates_an_older_biji_let_through():
     early, late = make_note(title="Year one"), make_scheduled_note()
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
@@ -252,17 +280,14 @@ def test_repair_dates_brings_back_a_site_broken_by_dates_stored_before_the_check
                 "UPDATE blog_note SET published_at = '0001-01-01 00:00:00' WHERE id = %s",
                 [early.pk],
             )
-    out = StringIO()
-    call_command("repair_dates", stdout=out)
-    assert "blog.note.published_at: " in out.getvalue()
+    return early, late
+
+
+def assert_moved_to_the_bounds(early, late):
     low, high = PUBLICATION.bounds()
     assert Note.objects.get(pk=early.pk).published_at == low
     if connection.vendor == "postgresql":
         assert Note.objects.get(pk=late.pk).published_at == high
-    assert_site_answers()
-    out = StringIO()
-    call_command("repair_dates", stdout=out)
-    assert "nothing to repair" in out.getvalue()
 
 
 def make_scheduled_note():

@@ -10,6 +10,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 
 from blog.models import Note
 from blog.porting.run import import_markdown
@@ -124,6 +125,10 @@ def test_the_admin_import_reports_bad_files_and_members_and_imports_the_rest(cli
     for name in ("year-one.md:3", "tags-zh.md:4", "infinite.md:4", "nested.md:2", "damaged.md"):
         assert f"content/posts/{name}" in page, name
     assert "content/posts/clash.md" in page
+    assert "content/posts/damaged.md: error: not unpacked: damaged data" in page
+    # Counted like every other error, and no line names the server's private folder.
+    assert "; 7 errors," in page  # four files not imported, three members not unpacked
+    assert str(settings.BIJI_PRIVATE_ROOT) not in page
     assert "长" * 100 + ".md" in page
     titles = set(Note.objects.values_list("title", flat=True))
     assert {"Good note", "Media link"} <= titles and len(titles) == 3

@@ -10,6 +10,7 @@ unpacked.
 """
 
 import zipfile
+import zlib
 from pathlib import Path, PurePosixPath
 
 from django.utils.translation import gettext as _
@@ -61,7 +62,11 @@ def check(archive):
 
 
 def unpack(archive, destination):
-    """Unpack ``archive`` into ``destination``; returns (root, [lines about skipped members])."""
+    """Unpack ``archive`` into ``destination``.
+
+    Returns (root, [(member name, why it was not unpacked)]): the reasons name no path, since
+    the report goes to the author and the folder is the server's private one.
+    """
     root = Path(destination)
     root.mkdir(mode=0o700, parents=True, exist_ok=True)
     root = root.resolve()
@@ -78,5 +83,13 @@ def unpack(archive, destination):
                     (root / member.filename).unlink(missing_ok=True)  # a partly written member
                 except OSError:
                     pass  # a folder, or a name the file system refuses
-                skipped.append(f"{member.filename}: not unpacked: {error}")
+                skipped.append((member.filename, _reason(error, root)))
     return root, skipped
+
+
+def _reason(error, root):
+    if isinstance(error, zlib.error | zipfile.BadZipFile | EOFError):
+        return f"damaged data ({error})"
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror  # its str() carries the full path
+    return str(error).replace(str(root), "") or type(error).__name__

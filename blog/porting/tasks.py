@@ -110,10 +110,10 @@ def import_archive(run_id):
     report = import_markdown(
         [root], fmt=run.format, dry_run=run.dry_run, user=run.user, progress_stream=progress
     )
+    for name, reason in skipped:
+        report.error(name, f"not unpacked: {reason}")
     done = len(report.outcomes)
-    return _finish(
-        run, State.DONE, report="\n".join([*skipped, *report.lines()]), files=(done, done)
-    )
+    return _finish(run, State.DONE, report="\n".join(report.lines()), files=(done, done))
 
 
 def _finish(run, state, report="", error="", files=None):

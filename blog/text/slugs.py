@@ -3,7 +3,6 @@
 import re
 
 from django.utils.text import slugify
-from pypinyin import lazy_pinyin
 
 MAX_SLUG_LENGTH = 80
 
@@ -17,6 +16,10 @@ def ascii_slug(text, max_length=MAX_SLUG_LENGTH):
     aloud and never depends on the reader's locale. Characters pypinyin leaves alone (Latin
     letters, digits, punctuation) pass through Django's ``slugify``.
     """
+    # Imported here: pypinyin's dictionaries take 0.3 s to load, a fifth of every process's
+    # start (gunicorn workers, manage.py), and most processes never make a slug.
+    from pypinyin import lazy_pinyin
+
     words = lazy_pinyin(text or "", errors="default")
     slug = slugify(" ".join(words))
     if len(slug) > max_length:

@@ -172,7 +172,7 @@ test-lighthouse: $(VENV)/.installed
 		&& echo "== Lighthouse passed on its second run; the first run's failure is reported above =="; }
 
 messages: $(VENV)/.installed
-	DJANGO_SECRET_KEY=dev $(PY) manage.py makemessages -l zh_Hans -l en --no-obsolete \
+	DJANGO_SECRET_KEY=dev $(PY) manage.py makemessages -l zh_Hans -l en --no-obsolete --no-wrap \
 		--ignore=node_modules --ignore=staticfiles
 	DJANGO_SECRET_KEY=dev $(PY) manage.py compilemessages --ignore=.venv --ignore=node_modules
 

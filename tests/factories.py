@@ -7,6 +7,7 @@ import itertools
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
 from django.utils import timezone
 
 from blog.models import Language, Note, Page, Series, Status, Tag
@@ -57,6 +58,13 @@ def make_page(title="About", **kwargs):
     kwargs.setdefault("is_published", True)
     kwargs.setdefault("body", "关于我：I write about GPUs.")
     return Page.objects.create(title=title, **kwargs)
+
+
+def author_with(*codenames, username="author2"):
+    """A staff user (not a superuser) with only the permissions named (``add_note``…)."""
+    user = get_user_model().objects.create_user(username=username, password="x", is_staff=True)
+    user.user_permissions.add(*Permission.objects.filter(codename__in=codenames))
+    return get_user_model().objects.get(pk=user.pk)  # no cached permissions
 
 
 def make_staff(username="author", password="correct horse battery staple"):

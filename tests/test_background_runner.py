@@ -9,7 +9,6 @@ import sys
 import time
 import uuid
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 from django.core.management import call_command
@@ -21,8 +20,7 @@ from django_tasks_db.models import DBTaskResult
 from blog.background.sweep import sweep
 from blog.background.workers import current_worker_id, host, is_dead
 from tests.background import fails_often, fails_until, fails_with_a_bug, lines, run_queued_tasks
-
-ROOT = Path(__file__).resolve().parent.parent
+from tests.processes import ROOT, manage, site_env
 
 in_committed_transactions = pytest.mark.django_db(transaction=True)
 
@@ -144,36 +142,6 @@ def test_the_tasks_command_lists_and_retries_a_failed_task(tmp_path, no_wait, ca
 # --- a real worker process, killed -9 in the middle of a task ------------------------------
 
 
-def site_env(tmp_path, database_url):
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if key not in {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE"}
-    }
-    env.update(
-        DATABASE_URL=database_url,
-        DJANGO_SECRET_KEY="test-only",
-        MEDIA_ROOT=str(tmp_path / "media"),
-        BIJI_PRIVATE_ROOT=str(tmp_path / "private"),
-        BIJI_TASK_RETRY_DELAY="0",
-        DJANGO_LOG_LEVEL="ERROR",
-    )
-    return env
-
-
-def manage(env, *args, timeout=120):
-    result = subprocess.run(
-        [sys.executable, "manage.py", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
-    assert result.returncode == 0, f"manage.py {' '.join(args)}:\n{result.stderr[-3000:]}"
-    return result.stdout
-
-
 def task_state(env, task_id):
     return manage(
         env,
@@ -255,10 +223,10 @@ def killed_worker_task_completes_once(tmp_path, env):
 
 @pytest.mark.slow
 def test_a_task_of_a_worker_killed_mid_task_completes_exactly_once(tmp_path):
-    env = site_env(tmp_path, f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    env = site_env(f"sqlite:///{tmp_path / 'db.sqlite3'}", tmp_path / "media")
     killed_worker_task_completes_once(tmp_path, env)
 
 
 @pytest.mark.slow
 def test_on_postgresql_too(tmp_path, postgres_database):
-    killed_worker_task_completes_once(tmp_path, site_env(tmp_path, postgres_database))
+    killed_worker_task_completes_once(tmp_path, site_env(postgres_database, tmp_path / "media"))

@@ -7,19 +7,17 @@ empty database and renders again. SQLite → PostgreSQL goes through the portabl
 
 import difflib
 import json
-import os
 import sqlite3
-import subprocess
-import sys
 import uuid
 from pathlib import Path
 
 import pytest
 from django.db import connection
 
+from tests.processes import manage, site_env
+
 pytestmark = pytest.mark.slow
 
-ROOT = Path(__file__).resolve().parent.parent
 
 PAGES = [
     "/",
@@ -77,42 +75,15 @@ get_user_model().objects.create_superuser("author", "a@example.com", "pw-for-tes
 """
 
 
-def run(env, *args, stdin=None):
-    result = subprocess.run(
-        [sys.executable, "manage.py", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        input=stdin,
-    )
-    if result.returncode != 0:
-        raise AssertionError(f"manage.py {' '.join(args)} failed:\n{result.stderr[-3000:]}")
-    return result.stdout
-
-
-def site_env(database_url, media):
-    env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "DATABASE_URL"}}
-    env.update(
-        DATABASE_URL=database_url,
-        MEDIA_ROOT=str(media),
-        DJANGO_SECRET_KEY="test-only",
-        DJANGO_ALLOWED_HOSTS="testserver",
-        DJANGO_LOG_LEVEL="ERROR",
-        DJANGO_CONN_MAX_AGE="0",
-    )
-    return env
-
-
 def render(env):
     out = Path(env["MEDIA_ROOT"]).parent / f"render-{uuid.uuid4().hex}.json"
-    run(env, "shell", "-c", RENDER % {"pages": PAGES, "out": str(out)})
+    manage(env, "shell", "-c", RENDER % {"pages": PAGES, "out": str(out)})
     return json.loads(out.read_text())
 
 
 def seed(env):
-    run(env, "migrate", "--noinput")
-    run(env, "shell", "-c", SEED)
+    manage(env, "migrate", "--noinput")
+    manage(env, "shell", "-c", SEED)
 
 
 def postgres_url():
@@ -156,10 +127,10 @@ def round_trip(tmp_path, source_url, target_url):
     target = site_env(target_url, tmp_path / "media-target")
     seed(source)
     before = render(source)
-    run(source, "backup", str(tmp_path / "backup"))
+    manage(source, "backup", str(tmp_path / "backup"))
     after_backup = render(source)
     assert_same_pages(before, after_backup)  # a backup changes nothing
-    run(target, "restore", str(tmp_path / "backup"))
+    manage(target, "restore", str(tmp_path / "backup"))
     after = render(target)
     return before, after, tmp_path / "backup"
 
@@ -202,34 +173,34 @@ def test_restore_refuses_a_database_with_content_unless_forced(tmp_path):
     url = f"sqlite:///{tmp_path / 'a.sqlite3'}"
     env = site_env(url, tmp_path / "media")
     seed(env)
-    run(env, "backup", str(tmp_path / "backup"))
+    manage(env, "backup", str(tmp_path / "backup"))
     with pytest.raises(AssertionError, match="not empty"):
-        run(env, "restore", str(tmp_path / "backup"))
+        manage(env, "restore", str(tmp_path / "backup"))
     before = render(env)
-    run(env, "restore", "--force", str(tmp_path / "backup"))
+    manage(env, "restore", "--force", str(tmp_path / "backup"))
     assert render(env) == before
 
 
 def test_a_damaged_backup_is_refused_before_anything_is_touched(tmp_path):
     env = site_env(f"sqlite:///{tmp_path / 'a.sqlite3'}", tmp_path / "media")
-    run(env, "migrate", "--noinput")
-    run(env, "backup", str(tmp_path / "backup"))
+    manage(env, "migrate", "--noinput")
+    manage(env, "backup", str(tmp_path / "backup"))
     data = tmp_path / "backup" / "data.json"
     data.write_text(data.read_text().replace("biji-portable-1", "biji-portable-1 ", 1))
     target = site_env(f"sqlite:///{tmp_path / 'b.sqlite3'}", tmp_path / "media-b")
     with pytest.raises(AssertionError, match="altered"):
-        run(target, "restore", str(tmp_path / "backup"))
+        manage(target, "restore", str(tmp_path / "backup"))
     with sqlite3.connect(tmp_path / "b.sqlite3") as db:  # not even migrated
         assert db.execute("select name from sqlite_master where type = 'table'").fetchall() == []
 
 
 def test_backup_needs_a_new_directory(tmp_path):
     env = site_env(f"sqlite:///{tmp_path / 'a.sqlite3'}", tmp_path / "media")
-    run(env, "migrate", "--noinput")
+    manage(env, "migrate", "--noinput")
     (tmp_path / "backup").mkdir()
     (tmp_path / "backup" / "old").write_text("x")
     with pytest.raises(AssertionError, match="not empty"):
-        run(env, "backup", str(tmp_path / "backup"))
+        manage(env, "backup", str(tmp_path / "backup"))
 
 
 def test_postgresql_round_trip_is_byte_identical(tmp_path, pg_database):

@@ -60,8 +60,10 @@ def assert_site_answers():
 
 @pytest.fixture
 def author(client):
+    """An author whose admin is in English (the messages below are quoted in English)."""
     user = get_user_model().objects.create_superuser("lin", "lin@example.com", None)
     client.force_login(user)
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
     return client
 
 
@@ -78,13 +80,26 @@ def field_errors(response, field):
 def test_admin_refuses_a_publication_date_outside_1970_to_2200_on_the_field(author, day):
     make_note(title="已有的笔记")
     data = note_form_data(status="published", published_at_0=day, published_at_1="00:00:00")
-    with translation.override("en"):
-        response = author.post(reverse("admin:blog_note_add"), data)
+    response = author.post(reverse("admin:blog_note_add"), data)
     assert response.status_code == 200
     [error] = field_errors(response, "published_at")
     assert "from 1970 to 2200" in error and "typo" in error
     assert Note.objects.count() == 1
     assert_site_answers()
+
+
+def test_the_chinese_admin_says_it_in_chinese(author):
+    data = note_form_data(
+        source_date="0001-01-01", published_at_0="0001-01-01", published_at_1="00:00:00"
+    )
+    response = author.post(reverse("admin:blog_note_add"), data, HTTP_ACCEPT_LANGUAGE="zh-hans")
+    assert field_errors(response, "published_at") == [
+        "请使用 1970 年到 2200 年之间的日期：超出这些年份的发布或编辑时间多半是笔误，"
+        "数据库也无法可靠地存储和排序。"
+    ]
+    assert field_errors(response, "source_date") == [
+        "请使用 1000 年到 2200 年之间的日期：超出这些年份的日期无法可靠地存储和显示。"
+    ]
 
 
 def test_admin_reads_a_five_digit_year_as_no_date(author):
@@ -121,8 +136,7 @@ def test_admin_accepts_the_first_and_last_day_and_an_old_original_date(author):
 @pytest.mark.parametrize("day", ["0001-01-01", "0999-12-31", "2201-01-01"])
 def test_admin_refuses_an_original_date_no_database_form_round_trip_keeps(author, day):
     data = note_form_data(source_date=day)
-    with translation.override("en"):
-        response = author.post(reverse("admin:blog_note_add"), data)
+    response = author.post(reverse("admin:blog_note_add"), data)
     assert response.status_code == 200
     [error] = field_errors(response, "source_date")
     assert "from the year 1000 to 2200" in error
@@ -181,8 +195,9 @@ def test_markdown_files_with_dates_out_of_range_are_reported_and_skipped(tmp_pat
     (tmp_path / "content" / "posts" / "0001-01-01-jekyll-name.md").write_text(
         "---\ntitle: Jekyll\n---\n\nbody\n", "utf-8"
     )
-    report = import_markdown([tmp_path])
-    lines = "\n".join(report.lines())
+    with translation.override("en"):
+        report = import_markdown([tmp_path])
+        lines = "\n".join(report.lines())
     assert list(Note.objects.values_list("slug", flat=True)) == ["good"]
     assert Note.objects.get().source_date == datetime.date(1967, 4, 1)
     assert report.counts == {"created": 1, "skipped": 5}
@@ -222,8 +237,9 @@ def test_wordpress_items_with_dates_out_of_range_are_reported_and_skipped(tmp_pa
         WXR.format(items="".join(ITEM.format(title=t, id=i, date=d) for t, i, d in items)),
         "utf-8",
     )
-    report = import_wordpress(export)
-    lines = "\n".join(report.lines())
+    with translation.override("en"):
+        report = import_wordpress(export)
+        lines = "\n".join(report.lines())
     assert list(Note.objects.values_list("slug", flat=True)) == ["fine"]
     assert "export.xml#item 2 (id 2): error: not imported: date '0001-01-01 00:00:00'" in lines
     assert "export.xml#item 3 (id 3): error: not imported: date '10000-01-01 00:00:00'" in lines

@@ -14,7 +14,8 @@ from django.conf import settings
 
 from blog.models import Note
 from blog.porting.run import import_markdown
-from tests.test_import_permissions import author_with, import_through_admin, site_folder
+from tests.factories import author_with
+from tests.imports import import_through_admin, site_folder
 
 pytestmark = pytest.mark.django_db
 

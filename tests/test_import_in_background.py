@@ -15,7 +15,6 @@ import urllib.parse
 import urllib.request
 import uuid
 import zipfile
-from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -28,24 +27,13 @@ from blog.background.sweep import sweep
 from blog.models import ImportRun, Note
 from tests.background import run_queued_tasks
 from tests.factories import make_staff
+from tests.imports import zipped
+from tests.processes import BIN, ROOT, manage, site_env
 from tests.redis_server import free_port
 from tests.samples import copy_sample
-from tests.test_background_runner import dead_worker_id, manage, site_env
+from tests.test_background_runner import dead_worker_id
 
-ROOT = Path(__file__).resolve().parent.parent
-BIN = Path(sys.executable).parent
 REFRESH = '<meta http-equiv="refresh"'
-
-
-def zipped(folder, name="site.zip"):
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as bundle:
-        for file in sorted(Path(folder).rglob("*")):
-            if file.is_file():
-                bundle.write(file, file.relative_to(folder).as_posix())
-    buffer.seek(0)
-    buffer.name = name
-    return buffer
 
 
 @pytest.fixture
@@ -170,7 +158,7 @@ def test_a_run_whose_user_was_deleted_imports_nothing(client, private, tmp_path)
 
 @pytest.mark.slow
 def test_the_private_folder_may_not_be_inside_the_media_folder(tmp_path):
-    env = site_env(tmp_path, f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    env = site_env(f"sqlite:///{tmp_path / 'db.sqlite3'}", tmp_path / "media")
     env["BIJI_PRIVATE_ROOT"] = str(tmp_path / "media" / "private")
     result = subprocess.run(
         [sys.executable, "manage.py", "check"], cwd=ROOT, env=env, capture_output=True, text=True
@@ -205,6 +193,7 @@ class Browser:
         self.base = f"http://127.0.0.1:{port}"
         self.cookies = http.cookiejar.CookieJar()
         self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.cookies))
+        self.opener.addheaders = [("Accept-Language", "en")]  # the progress is read in English
 
     def get(self, path):
         with self.opener.open(self.base + path, timeout=40) as response:
@@ -255,7 +244,7 @@ def start(env, *command):
 @pytest.mark.skipif(not (BIN / "gunicorn").exists(), reason="gunicorn is not installed")
 @pytest.mark.slow
 def test_a_large_import_outlives_the_server_timeout_and_ends_with_its_report(tmp_path):
-    env = site_env(tmp_path, f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    env = site_env(f"sqlite:///{tmp_path / 'db.sqlite3'}", tmp_path / "media")
     env["DJANGO_ALLOWED_HOSTS"] = "127.0.0.1"
     manage(env, "migrate", "--noinput")
     manage(
@@ -332,7 +321,7 @@ def test_an_import_whose_worker_is_killed_is_finished_by_the_next_once(tmp_path)
 
     files = 250
     database = tmp_path / "db.sqlite3"
-    env = site_env(tmp_path, f"sqlite:///{database}")
+    env = site_env(f"sqlite:///{database}", tmp_path / "media")
     manage(env, "migrate", "--noinput")
     archive = tmp_path / "large.zip"
     archive.write_bytes(large_archive(files))

@@ -10,7 +10,7 @@ import pytest
 from blog.models import Note, Tag
 from blog.porting.limits import MAX_FILES, MAX_MARKDOWN_BYTES, MAX_TAGS
 from blog.porting.run import import_markdown
-from tests.test_import_permissions import site_folder
+from tests.imports import site_folder
 
 pytestmark = pytest.mark.django_db
 

@@ -18,6 +18,7 @@ from blog.models import LegacyPath, Note, Page, Status
 from blog.porting.run import import_markdown
 from tests.background import run_queued_tasks
 from tests.factories import make_staff
+from tests.imports import zipped
 from tests.samples import copy_sample
 
 pytestmark = pytest.mark.django_db
@@ -160,17 +161,6 @@ def test_command_prints_the_report(tmp_path):
 def test_old_permalink_pattern_redirect_source(tmp_path):
     import_markdown([copy_sample("jekyll", tmp_path)], permalink="/:year/:month/:day/:title.html")
     assert LegacyPath.objects.get(path="/2024/03/02/amdahl.html").note.slug == "amdahl"
-
-
-def zipped(folder):
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as bundle:
-        for file in sorted(folder.rglob("*")):
-            if file.is_file():
-                bundle.write(file, file.relative_to(folder).as_posix())
-    buffer.seek(0)
-    buffer.name = "site.zip"
-    return buffer
 
 
 @pytest.fixture

@@ -7,19 +7,14 @@ allowed is reported and skipped, the rest is imported, and every change carries 
 its revision and in the admin's log. The command line stays the operator's tool.
 """
 
-import io
-import zipfile
-from pathlib import Path
-
 import pytest
 from django.contrib.admin.models import ADDITION, CHANGE, LogEntry
-from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Permission
 
 from blog.models import NavigationLink, Note, Page, Series, SiteSettings, Status, Tag
 from blog.models.revisions import versions_of
 from blog.porting.run import import_markdown
-from tests.factories import make_note, make_page, make_series, make_tag
+from tests.factories import author_with, make_note, make_page, make_series, make_tag
+from tests.imports import import_through_admin, site_folder, zipped
 
 pytestmark = pytest.mark.django_db
 
@@ -73,15 +68,6 @@ navigation:
 """
 
 
-def site_folder(root, files):
-    """A Hugo-shaped folder holding ``files`` ({relative path: text})."""
-    for name, text in files.items():
-        path = Path(root) / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, "utf-8")
-    return Path(root)
-
-
 HOSTILE_SITE = {
     "content/posts/new.md": NEW_NOTE,
     "content/posts/existing.md": EXISTING_NOTE,
@@ -89,24 +75,6 @@ HOSTILE_SITE = {
     "content/pages/colophon.md": NEW_PAGE,
     "data/biji.yaml": DATA_FILE,
 }
-
-
-def zipped(folder):
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as bundle:
-        for path in sorted(Path(folder).rglob("*")):
-            if path.is_file():
-                bundle.write(path, path.relative_to(folder).as_posix())
-    buffer.seek(0)
-    buffer.name = "site.zip"
-    return buffer
-
-
-def author_with(*codenames, username="author2"):
-    """A staff user (not a superuser) with only the permissions named (``add_note``…)."""
-    user = get_user_model().objects.create_user(username=username, password="x", is_staff=True)
-    user.user_permissions.add(*Permission.objects.filter(codename__in=codenames))
-    return get_user_model().objects.get(pk=user.pk)  # no cached permissions
 
 
 @pytest.fixture
@@ -136,25 +104,6 @@ def assert_nothing_overwritten(existing, about):
     assert [link.url for link in site.navigation.all()] == ["/"]
     assert not Page.objects.filter(slug="colophon").exists()
     assert Tag.objects.get(name="GPU").name_zh == ""
-
-
-def import_through_admin(client, archive):
-    """Post ``archive`` to the import page and return the report as the page shows it.
-
-    The page answered with the report itself; it now queues the import and redirects to the
-    run's page: the queued import is run for real (the worker's loop, in this process)."""
-    response = client.post(
-        "/admin/blog/note/import/",
-        {"archive": archive, "format": "auto"},
-        HTTP_ACCEPT_LANGUAGE="en",
-    )
-    if response.status_code == 302:
-        from tests.background import run_queued_tasks
-
-        run_queued_tasks()
-        response = client.get(response["Location"], HTTP_ACCEPT_LANGUAGE="en")
-    assert response.status_code == 200
-    return response.content.decode()
 
 
 @pytest.mark.django_db(transaction=True)

@@ -14,7 +14,7 @@ import stat
 
 import pytest
 
-from tests.test_backup_restore import run, site_env
+from tests.processes import manage, site_env
 
 pytestmark = pytest.mark.slow
 
@@ -26,11 +26,11 @@ def real_backup(tmp_path_factory):
     """A backup of a migrated site with one media file and a superuser."""
     base = tmp_path_factory.mktemp("source")
     env = site_env(f"sqlite:///{base / 'source.sqlite3'}", base / "media")
-    run(env, "migrate", "--noinput")
+    manage(env, "migrate", "--noinput")
     (base / "media" / "covers").mkdir(parents=True)
     (base / "media" / "covers" / "cover.png").write_bytes(b"\x89PNG not really an image")
-    run(env, "shell", "-c", CREATE_USER % {"name": "author", "staff": True, "superuser": True})
-    run(env, "backup", str(base / "backup"))
+    manage(env, "shell", "-c", CREATE_USER % {"name": "author", "staff": True, "superuser": True})
+    manage(env, "backup", str(base / "backup"))
     return base / "backup"
 
 
@@ -150,7 +150,7 @@ def test_a_hostile_backup_is_refused_before_anything_is_written(
     env = site_env(f"sqlite:///{site / 'database.sqlite3'}", site / "media")
     before = {folder: files_under(site / folder) for folder in ("config", "media")}
     with pytest.raises(AssertionError) as refused:
-        run(env, "restore", str(backup))
+        manage(env, "restore", str(backup))
     assert "Nothing was restored" in str(refused.value)
     assert {folder: files_under(site / folder) for folder in ("config", "media")} == before
     assert not (site / "config" / "planted.py").exists()
@@ -162,11 +162,13 @@ def test_the_restore_names_who_can_log_in_to_the_admin(real_backup, tmp_path, si
     """An account added to a backup shows in the restore's report."""
     source = real_backup.parent
     env = site_env(f"sqlite:///{source / 'source.sqlite3'}", source / "media")
-    run(env, "shell", "-c", CREATE_USER % {"name": "intruder", "staff": True, "superuser": False})
-    run(env, "shell", "-c", CREATE_USER % {"name": "reader", "staff": False, "superuser": False})
-    run(env, "backup", str(tmp_path / "with-intruder"))
+    manage(
+        env, "shell", "-c", CREATE_USER % {"name": "intruder", "staff": True, "superuser": False}
+    )
+    manage(env, "shell", "-c", CREATE_USER % {"name": "reader", "staff": False, "superuser": False})
+    manage(env, "backup", str(tmp_path / "with-intruder"))
     target = site_env(f"sqlite:///{site / 'database.sqlite3'}", site / "media")
-    out = run(target, "restore", str(tmp_path / "with-intruder"))
+    out = manage(target, "restore", str(tmp_path / "with-intruder"))
     assert "staff or superuser rights now: author (superuser), intruder (staff)." in out
     assert "reader" not in out
 
@@ -178,7 +180,7 @@ def test_backups_are_private_and_restored_media_are_not(real_backup, tmp_path, s
     env = site_env(f"sqlite:///{source / 'source.sqlite3'}", source / "media")
     old = os.umask(0o002)
     try:
-        run(env, "backup", str(tmp_path / "private"))
+        manage(env, "backup", str(tmp_path / "private"))
     finally:
         os.umask(old)
     modes = {
@@ -195,6 +197,6 @@ def test_backups_are_private_and_restored_media_are_not(real_backup, tmp_path, s
     }
     assert wrong == {}
     target = site_env(f"sqlite:///{site / 'database.sqlite3'}", site / "media")
-    run(target, "restore", str(tmp_path / "private"))
+    manage(target, "restore", str(tmp_path / "private"))
     restored = site / "media" / "covers" / "cover.png"
     assert stat.S_IMODE(restored.stat().st_mode) == 0o644  # Django's FILE_UPLOAD_PERMISSIONS

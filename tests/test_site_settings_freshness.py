@@ -1,42 +1,20 @@
 """Every worker sees an edit of the site settings at once, even with the per-worker
 local-memory cache: two server processes on one database, the edit made by a third."""
 
-import os
 import subprocess
-import sys
 import time
 import urllib.request
-from pathlib import Path
 
 import pytest
 
+from tests import processes
+from tests.processes import BIN, ROOT, manage
 from tests.redis_server import free_port
-
-ROOT = Path(__file__).resolve().parent.parent
-BIN = Path(sys.executable).parent
 
 
 @pytest.fixture
 def site_env(tmp_path):
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if key not in {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE"}
-    }
-    env.update(
-        DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
-        DJANGO_SECRET_KEY="test-only",
-        DJANGO_ALLOWED_HOSTS="127.0.0.1",
-        MEDIA_ROOT=str(tmp_path / "media"),
-        DJANGO_LOG_LEVEL="ERROR",
-    )
-    return env
-
-
-def manage(env, *args):
-    subprocess.run(
-        [sys.executable, "manage.py", *args], cwd=ROOT, env=env, check=True, capture_output=True
-    )
+    return processes.site_env(f"sqlite:///{tmp_path / 'db.sqlite3'}", tmp_path / "media")
 
 
 def shell(env, code):

@@ -22,7 +22,7 @@ from django.urls import NoReverseMatch, reverse
 from django.utils import formats, timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 
 from blog.models.revisions import latest_version, version_of
 
@@ -75,7 +75,7 @@ class EditVersionFormMixin(forms.Form):
     """
 
     edit_version = forms.CharField(
-        label=_lazy("version opened"), required=False, widget=forms.HiddenInput
+        label=gettext_lazy("version opened"), required=False, widget=forms.HiddenInput
     )
     conflict_fields = ("title", "body")
 

@@ -192,17 +192,7 @@ class MediaStore:
         except (binascii.Error, ValueError):
             self.report.warn(source, f"{what}: not valid base64; removed", line)
             return None
-        if name := self._known(data):
-            return name
-        stored = self._store_image(data, what, source, line)
-        if stored is None:
-            return None
-        if self.dry_run:
-            default_storage.delete(stored.name)
-            return stored.name
-        self.created.append(stored.name)
-        self._remember(data, stored.name)
-        return stored.name
+        return self._store_once(data, what, source, line)
 
     def _remember(self, data, name):
         digest = hashlib.sha256(data).hexdigest()
@@ -215,10 +205,14 @@ class MediaStore:
         return known.name if known and default_storage.exists(known.name) else None
 
     def _store_new(self, path, source, line):
-        data = path.read_bytes()
+        return self._store_once(path.read_bytes(), path.name, source, line)
+
+    def _store_once(self, data, what, source, line):
+        """The stored name of ``data``: an earlier import's copy if there is one, else a new
+        file (checked as an image; a dry run deletes it again and remembers nothing)."""
         if name := self._known(data):
             return name
-        stored = self._store_image(data, path.name, source, line)
+        stored = self._store_image(data, what, source, line)
         if stored is None:
             return None
         if self.dry_run:

@@ -1,0 +1,53 @@
+"""biji as its own processes in tests: a site's environment and ``manage.py`` commands.
+
+What only a fresh process shows (settings read at start-up, a worker killed -9, two servers on
+one database, backup and restore) is tested with an environment of the test's own: a database
+and folders the test made, never the run's DATABASE_URL or REDIS_URL, so these tests do the
+same on every database (``SAME_ON_EVERY_DATABASE`` in the Makefile runs them once).
+"""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+
+
+def site_env(database_url, media, **settings):
+    """The environment of a site on ``database_url`` with its media under ``media`` and its
+    private folder beside it; ``settings`` are more environment variables."""
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE"}
+    }
+    env.update(
+        DATABASE_URL=database_url,
+        MEDIA_ROOT=str(media),
+        BIJI_PRIVATE_ROOT=str(Path(media).parent / "private"),
+        DJANGO_SECRET_KEY="test-only",
+        DJANGO_ALLOWED_HOSTS="testserver,127.0.0.1",
+        DJANGO_LOG_LEVEL="ERROR",
+        DJANGO_CONN_MAX_AGE="0",
+        BIJI_TASK_RETRY_DELAY="0",
+    )
+    env.update(settings)
+    return env
+
+
+def manage(env, *args, stdin=None, timeout=600):
+    """``manage.py args`` in ``env``; its output, or an AssertionError with its errors."""
+    result = subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        input=stdin,
+        timeout=timeout,
+    )
+    if result.returncode != 0:
+        raise AssertionError(f"manage.py {' '.join(args)} failed:\n{result.stderr[-3000:]}")
+    return result.stdout

@@ -37,9 +37,10 @@ POSTGRES_ENV := env PYTHONDONTWRITEBYTECODE= DATABASE_URL=$(POSTGRES_URL) REDIS_
 	DJANGO_SECRET_KEY=test-only
 # Tests that do the same whatever database the suite runs on: each starts fresh processes with
 # a SQLite file of its own and an environment without DATABASE_URL and REDIS_URL (manage.py
-# backup/restore, two gunicorns, settings read at start-up). `make test` runs them once, in
-# the SQLite run; `make test-postgres` on its own runs them too.
+# backup/restore, two gunicorns, settings read at start-up). `make test` runs them once, on
+# their own (test-processes); `make test-sqlite` or `make test-postgres` alone runs them too.
 SAME_ON_EVERY_DATABASE := \
+	tests/test_restore_hostile.py \
 	tests/test_backup_restore.py::test_sqlite_round_trip_is_byte_identical \
 	tests/test_backup_restore.py::test_restore_refuses_a_database_with_content_unless_forced \
 	tests/test_backup_restore.py::test_a_damaged_backup_is_refused_before_anything_is_touched \
@@ -61,7 +62,7 @@ SAME_ON_EVERY_DATABASE := \
 	tests/test_import_in_background.py::test_an_import_whose_worker_is_killed_is_finished_by_the_next_once
 
 .PHONY: run serve superuser setup demo test check test-sqlite test-postgres test-browser \
-	test-browser-pages test-lighthouse lint format browser-deps services messages bench \
+	test-browser-pages test-lighthouse test-processes lint format browser-deps services messages bench \
 	bench-pages bench-mechanisms soak clean lock
 
 $(VENV)/.installed: requirements-dev.lock pyproject.toml
@@ -130,13 +131,15 @@ lint: $(VENV)/.installed
 	$(VENV)/bin/lint-imports --no-cache
 
 # Every test, once or twice: lint; then at the same time the non-browser suite on SQLite (with
-# coverage), the non-browser suite on PostgreSQL with the Redis cache (less what runs the same
-# on any database) and the browser tests but Lighthouse; then Lighthouse alone, since a busy
-# machine costs it points. Each run's output is printed whole when it ends; --keep-going lets
-# the other runs finish and report when one fails.
+# coverage), the non-browser suite on PostgreSQL with the Redis cache, the browser tests but
+# Lighthouse, and the tests that start their own processes (each on a SQLite file of its own,
+# so they run once, beside the rest rather than inside one suite's tail); then Lighthouse
+# alone, since a busy machine costs it points. Each run's output is printed whole when it
+# ends; --keep-going lets the other runs finish and report when one fails.
 test: setup browser-deps services lint
-	@$(MAKE) --no-print-directory --output-sync=target --keep-going -j3 \
-		test-sqlite test-postgres test-browser-pages \
+	@$(MAKE) --no-print-directory --output-sync=target --keep-going -j4 \
+		test-sqlite test-postgres test-browser-pages test-processes \
+		SQLITE_ARGS="$(addprefix --deselect=,$(SAME_ON_EVERY_DATABASE))" \
 		POSTGRES_ARGS="$(addprefix --deselect=,$(SAME_ON_EVERY_DATABASE))"
 	@$(MAKE) --no-print-directory test-lighthouse
 
@@ -148,7 +151,13 @@ check: lint
 
 test-sqlite: $(VENV)/.installed
 	@echo "== non-browser tests on SQLite, local-memory cache, $(JOBS) workers (with coverage of blog/ and config/) =="
-	$(SQLITE_ENV) $(PYTEST) $(XDIST) $(NOT_BROWSER) $(COVERAGE_ARGS) $(PYTEST_ARGS)
+	$(SQLITE_ENV) $(PYTEST) $(XDIST) $(NOT_BROWSER) $(COVERAGE_ARGS) $(SQLITE_ARGS) $(PYTEST_ARGS)
+
+# The tests that start biji as processes of their own, on their own SQLite files (the list
+# above): what `make test` runs once, beside the database runs.
+test-processes: $(VENV)/.installed
+	@echo "== tests that start their own processes (manage.py, gunicorn, workers), on their own SQLite files =="
+	$(SQLITE_ENV) $(PYTEST) $(SAME_ON_EVERY_DATABASE) $(PYTEST_ARGS)
 
 test-postgres: $(VENV)/.installed
 	@echo "== non-browser tests on PostgreSQL, Redis cache, $(JOBS) workers =="

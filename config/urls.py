@@ -1,7 +1,6 @@
 from django.conf import settings
 from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
-from django.contrib.sitemaps.views import sitemap
 from django.urls import include, path, re_path
 from django.views.decorators.cache import cache_control
 from django.views.static import serve
@@ -22,7 +21,7 @@ urlpatterns = [
     path("sitemap.xml", sitemaps.index, name="sitemap"),
     path(
         "sitemap-<slug:section>.xml",
-        cache_control(public=True, max_age=3600)(sitemap),
+        sitemaps.section,
         {"sitemaps": sitemaps.SITEMAPS},
         name="sitemap-section",
     ),

@@ -3,10 +3,14 @@
 One front door for the rest of biji. The rule for trusting a copy is defined once
 (:mod:`.keys`): a copy is used only under the key of the content state it was made at, so an
 edit, a deploy or a scheduled note coming due gives new keys and nothing is ever invalidated
-by hand.
+by hand. Pages are finer-grained (:mod:`.parts`): a kept page names the parts of the content
+it shows and is served while their versions stand, so an edit re-renders only the pages that
+show what it changed.
 
 * :func:`current_state` (:mod:`.version`): the content version, one query a request;
-  :func:`bump_after_commit` moves it (receivers in :mod:`.receivers`);
+  :func:`bump_after_commit` moves it with the parts a change touched (receivers in
+  :mod:`.receivers` decide which);
+* :mod:`.parts`: the parts a page shows; views name them with ``parts.depend_on``;
 * :func:`memoised` (:mod:`.memo`): a value computed once per state (counts, dates);
 * :func:`rendered_entries` (:mod:`.fragments`): list entries rendered once per state and
   language, shared by every list that shows a note;

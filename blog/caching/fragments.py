@@ -14,7 +14,7 @@ from django.template.loader import get_template
 from django.utils import translation
 from django.utils.safestring import mark_safe
 
-from blog.caching import store
+from blog.caching import parts, store
 from blog.caching.keys import versioned_key
 
 TEMPLATE = "includes/note_item.html"
@@ -25,6 +25,7 @@ def rendered_entries(notes, *, first_number=None, hide_series=False):
     """The HTML of each note's entry, in order. ``first_number``: the first note's part number
     in a series (then numbered on); ``hide_series``: leave out the series link."""
     notes = list(notes)
+    parts.depend_on(*(parts.note(note.pk) for note in notes))
     contexts = [
         {
             "note": note,

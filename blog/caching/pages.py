@@ -7,25 +7,30 @@ login; a made-up session cookie does not count) — it:
 
 1. checks the host against ``ALLOWED_HOSTS`` (Django does so later, in CommonMiddleware, which
    a cached page or a 304 never reaches): a host the site does not serve gets 400 here too;
-2. reads the content version (:func:`blog.caching.version.current`: one indexed query,
-   memoised for the request) and derives the validators (:mod:`blog.caching.validators`): a
-   weak ETag from the version's key, the URL and the interface language, and
-   ``Last-Modified`` once the second of the last change is over;
-3. answers an ``If-None-Match`` that names the ETag with ``304 Not Modified`` at once: a
-   revalidation costs that one query, whatever the page; other preconditions
-   (``If-Modified-Since`` alone, ``If-None-Match: *``) are judged on the page itself, so a
-   URL that is a 404 never gets a 304;
-4. serves the page from the shared page cache (Django's cache framework through
-   :mod:`blog.caching.store`: an unreachable cache is a miss) under a key made of the version's
-   key, the language, whether the client takes gzip (``gzip;q=0`` does not:
-   :mod:`blog.caching.encoding`) and the URL, so an edit, a scheduled note coming due or the
-   other language can never be served from an old entry: no invalidation needed;
-5. otherwise lets the view run (with the preconditions hidden from it), adds the headers above
-   and ``s-maxage`` to its response, and stores it when it is storable (:func:`storable`): a
+2. looks the page up in the shared page cache (Django's cache framework through
+   :mod:`blog.caching.store`: an unreachable cache is a miss) under a key made of the release,
+   the language, whether the client takes gzip (``gzip;q=0`` does not:
+   :mod:`blog.caching.encoding`) and the URL. A kept page (:class:`Entry`) carries the
+   versions of the parts it showed (:mod:`blog.caching.parts`: its notes, its lists, the
+   site's frame) and the next scheduled publication when it was made; one query reads the
+   content state with those parts' versions, and the page is served only if none moved and no
+   scheduled note came due since. So an edit re-renders the pages that show what it changed,
+   and no other;
+3. derives the validators (:mod:`blog.caching.validators`): a weak ETag from those versions,
+   the URL and the language, and ``Last-Modified`` once the second of the last change is over,
+   and answers an ``If-None-Match`` that names the ETag with ``304 Not Modified`` at once (that
+   one query, whatever the page); other preconditions (``If-Modified-Since`` alone,
+   ``If-None-Match: *``) are judged on the page itself, so a URL that is a 404 never gets a
+   304;
+4. otherwise lets the view run (with the preconditions hidden from it) while collecting the
+   parts it names, adds the headers above and ``s-maxage`` to its response, and stores it
+   with their versions when it is storable (:func:`storable`): a
    200 whose ``Cache-Control`` is ``public`` (never ``private``, ``no-store`` or ``no-cache``),
    which sets no cookie, varies on nothing but ``Accept-Encoding``, and is asked for by its
    canonical URL (:mod:`blog.caching.canonical`: the query a view reads, naming a page that
-   exists), so made-up URLs cannot fill the cache.
+   exists), so made-up URLs cannot fill the cache. With the page cache off
+   (``BIJI_PAGE_CACHE_SECONDS=0``) the ETag comes from the content state alone, so a
+   conditional request is still answered before the view.
 
 What is never cached here: anything for the author (previews, and every page while logged in:
 they see every edit at once), share links (not a public view; ``private, no-store`` anyway),
@@ -44,6 +49,7 @@ off; conditional GETs keep working), ``BIJI_PAGE_MAX_AGE`` (browsers) and
 import functools
 import hashlib
 import re
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.http import HttpResponse
@@ -52,9 +58,8 @@ from django.urls import Resolver404, get_resolver, get_urlconf
 from django.utils import translation
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 
-from blog.caching import author, canonical, store, validators, version
+from blog.caching import author, canonical, parts, release, store, validators, version
 from blog.caching.encoding import accepts_gzip
-from blog.caching.keys import versioned_key
 
 # Views whose response depends on the content version, the URL and the language only.
 PUBLIC_NAMESPACES = {"blog", "feeds"}
@@ -113,7 +118,21 @@ def _url_digest(request):
 
 def cache_key(request, language):
     gzip = accepts_gzip(request.META.get("HTTP_ACCEPT_ENCODING", ""))
-    return versioned_key("page", language, "gzip" if gzip else "id", _url_digest(request))
+    encoding = "gzip" if gzip else "id"
+    return f"page:{release.fingerprint()}:{language}:{encoding}:{_url_digest(request)}"
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A kept page: its response, and the state it shows (the versions of the parts it named
+    while it rendered, and the state's schedule key). It is served while both are current."""
+
+    schedule_key: str
+    versions: dict
+    frozen: tuple
+
+    def is_current(self, state, versions):
+        return state.schedule_key == self.schedule_key and versions == self.versions
 
 
 def storable(request, response, match):
@@ -180,44 +199,98 @@ class PageCacheMiddleware:
             return response
         # Raises DisallowedHost (a 400) for a host outside ALLOWED_HOSTS, as Django would.
         request.get_host()
-        state = version.current()
         language = translation.get_language()
-        etag = validators.etag_for(state, request, language)
-        modified = validators.last_modified(state)
-
-        if validators.answers_before_view(request):
-            not_modified = get_conditional_response(request, etag=etag)
-            if not_modified is not None:
-                validators.add_validators(not_modified, etag, modified)
-                patch_cache_control(
-                    not_modified,
-                    public=True,
-                    max_age=max_age_now(state, browser_max_age(match)),
-                    s_maxage=max_age_now(state, shared_max_age()),
-                )
-                patch_vary_headers(not_modified, ["Accept-Encoding"])
-                return not_modified
-
         seconds = cache_seconds()
-        key = cache_key(request, language) if seconds else None
-        if key:
-            frozen = store.get(key)
-            if frozen is not None:
-                response = _thaw(frozen, request)
-                validators.add_validators(response, etag, modified)
-                response.headers[HEADER] = "hit"
-                return validators.evaluate(request, response, etag, modified)
+        if not seconds:
+            return self.validated(request, match, language)
+        key = cache_key(request, language)
+        entry = store.get(key)
+        known = {}
+        if entry is not None:
+            # One query: the content state and the versions of the page's parts.
+            state, known = version.current_with_parts(entry.versions)
+            if entry.is_current(state, known):
+                return self.kept(request, match, entry, state, language)
 
+        state = version.current()  # before the view reads anything (see below)
+        with parts.collecting() as names, validators.hidden_preconditions(request):
+            response = self.get_response(request)
+        if response.status_code != 200 or "public" not in response.get("Cache-Control", ""):
+            return response
+        after, versions = self.versions_shown(state, names, known)
+        etag = validators.etag_for(after, versions, request, language)
+        modified = validators.last_modified(state)
+        validators.add_validators(response, etag, modified)
+        add_policy(response, state)
+        if (
+            request.method == "GET"
+            and after.version == state.version
+            and storable(request, response, match)
+        ):
+            store.set(key, Entry(after.schedule_key, versions, _freeze(response)), seconds)
+        response.headers[HEADER] = "miss"
+        return validators.evaluate(request, response, etag, modified)
+
+    @staticmethod
+    def versions_shown(state, names, known):
+        """The state and the versions of the parts a page just rendered showed.
+
+        Versions read before the page rendered (those of the stale copy it replaces, usually
+        the same parts) can only be older than what it shows: kept under them, the page is
+        rendered again at the next request at worst, never served stale. Otherwise they are
+        read now, with the counter: had an edit been committed while the page rendered, it may
+        hold some of it and versions from before it; the counter then differs from the one
+        read before, and the page is sent but not kept.
+        """
+        if names <= known.keys():
+            return state, {name: known[name] for name in sorted(names)}
+        return version.current_with_parts(names)
+
+    def kept(self, request, match, entry, state, language):
+        """The kept page, or a ``304`` when the client holds it."""
+        etag = validators.etag_for(state, entry.versions, request, language)
+        modified = validators.last_modified(state)
+        if not_modified := self.not_modified(request, match, state, etag, modified):
+            return not_modified
+        response = _thaw(entry.frozen, request)
+        validators.add_validators(response, etag, modified)
+        response.headers[HEADER] = "hit"
+        return validators.evaluate(request, response, etag, modified)
+
+    def validated(self, request, match, language):
+        """With the page cache off: validators from the content state alone (any edit changes
+        every page's ETag), so that a conditional request is still answered before the view,
+        with one query."""
+        state = version.current()
+        etag = validators.etag_for(state, {"content": state.key}, request, language)
+        modified = validators.last_modified(state)
+        if not_modified := self.not_modified(request, match, state, etag, modified):
+            return not_modified
         with validators.hidden_preconditions(request):
             response = self.get_response(request)
         if response.status_code != 200 or "public" not in response.get("Cache-Control", ""):
             return response
         validators.add_validators(response, etag, modified)
         add_policy(response, state)
-        if key and request.method == "GET" and storable(request, response, match):
-            store.set(key, _freeze(response), seconds)
         response.headers[HEADER] = "miss"
         return validators.evaluate(request, response, etag, modified)
+
+    @staticmethod
+    def not_modified(request, match, state, etag, modified):
+        """A ``304`` for an ``If-None-Match`` naming ``etag`` (None otherwise)."""
+        if not validators.answers_before_view(request):
+            return None
+        not_modified = get_conditional_response(request, etag=etag)
+        if not_modified is not None:
+            validators.add_validators(not_modified, etag, modified)
+            patch_cache_control(
+                not_modified,
+                public=True,
+                max_age=max_age_now(state, browser_max_age(match)),
+                s_maxage=max_age_now(state, shared_max_age()),
+            )
+            patch_vary_headers(not_modified, ["Accept-Encoding"])
+        return not_modified
 
 
 class PublicGZipMiddleware(GZipMiddleware):

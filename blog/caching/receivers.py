@@ -1,8 +1,10 @@
 """Receivers that move the content version (:mod:`blog.caching.version`) after every change a
-reader could see; :func:`connect` wires them (the app's ``ready()`` calls it).
+reader could see, with the parts it changed (:mod:`blog.caching.parts`: this module decides
+what each change empties); :func:`connect` wires them (the app's ``ready()`` calls it).
 
 Each is connected with its sender and only schedules the bump for after the commit (once per
-transaction), so an aborted change moves nothing and a save waits for no extra query. Saving
+transaction), so an aborted change moves nothing. A note's save first reads how the stored
+note is listed (one query), to tell an edit (its own part) from a move between lists. Saving
 or deleting the site settings or a navigation link also drops the settings' copy at the
 current version at once (:mod:`blog.caching.settings_copy`).
 
@@ -11,25 +13,93 @@ current version at once (:mod:`blog.caching.settings_copy`).
 
 from django.apps import apps
 from django.core.signals import request_finished, request_started
-from django.db.models.signals import m2m_changed, post_delete, post_migrate, post_save
+from django.db.models.signals import m2m_changed, post_delete, post_migrate, post_save, pre_save
 
-from blog.caching import version
+from blog.caching import parts, version
 from blog.caching.settings_copy import forget_site_settings
 from blog.models import NavigationLink, Note, Page, Series, SiteSettings, Tag, TaggedNote
 
+# What decides which lists hold a note, and where: a change of any of these moves the lists
+# (parts.NOTES, its tags' and series' lists, the indexes), not only the note's own part.
+LISTED_BY = ("status", "published_at", "language", "series_id", "series_position", "translation_id")
 
-def content_changed(sender, using, **kwargs):
-    version.bump_after_commit(using)
+
+def changed(using, names):
+    version.bump_after_commit(using, names)
+
+
+def note_about_to_change(sender, instance, raw, using, **kwargs):
+    """Remember how the stored note was listed, to compare after the save (one query)."""
+    if instance.pk is not None and not raw:
+        instance._listed_before = (
+            Note._base_manager.using(using).filter(pk=instance.pk).values_list(*LISTED_BY).first()
+        )
+
+
+def note_saved(sender, instance, created, using, **kwargs):
+    names = {parts.note(instance.pk), parts.SITEMAP}
+    before = getattr(instance, "_listed_before", None)
+    now = tuple(getattr(instance, field) for field in LISTED_BY)
+    instance._listed_before = now
+    if created or before != now:
+        names |= {parts.NOTES, parts.TAGS, parts.SERIES_INDEX}
+        names |= {parts.series(pk) for pk in (now[3], before and before[3]) if pk}
+        if before is not None and before[5] != now[5]:
+            names.add(parts.SITE)  # a pair linked or unlinked: which entry every list shows
+        tags = TaggedNote.objects.using(using).filter(content_object_id=instance.pk)
+        names |= {parts.tag(pk) for pk in tags.values_list("tag_id", flat=True)}
+    changed(using, names)
+
+
+def note_tags_changed(sender, instance, action, reverse, pk_set, using, **kwargs):
+    if action not in {"post_add", "post_remove", "post_clear"}:
+        return
+    if pk_set is None:  # cleared: which tags were there is gone
+        changed(using, {parts.SITE})
+        return
+    note_pks, tag_pks = (pk_set, [instance.pk]) if reverse else ([instance.pk], pk_set)
+    changed(
+        using,
+        {parts.TAGS, parts.SITEMAP}
+        | {parts.note(pk) for pk in note_pks}
+        | {parts.tag(pk) for pk in tag_pks},
+    )
+
+
+def tagging_changed(sender, instance, using, **kwargs):
+    note, tag = parts.note(instance.content_object_id), parts.tag(instance.tag_id)
+    changed(using, {parts.TAGS, parts.SITEMAP, note, tag})
+
+
+def named_by_notes(names, notes):
+    """``names`` and the part of every note in ``notes``, whose entries show the name."""
+    return set(names) | {parts.note(pk) for pk in notes.values_list("pk", flat=True)}
+
+
+def tag_saved(sender, instance, using, **kwargs):
+    notes = Note._base_manager.using(using).filter(tags=instance)
+    changed(using, named_by_notes({parts.tag(instance.pk), parts.TAGS, parts.SITEMAP}, notes))
+
+
+def tag_deleted(sender, instance, using, **kwargs):
+    # Each of its notes' taggings is deleted first, and says so (tagging_changed).
+    changed(using, {parts.tag(instance.pk), parts.TAGS, parts.SITEMAP})
+
+
+def series_saved(sender, instance, using, **kwargs):
+    notes = Note._base_manager.using(using).filter(series=instance)
+    base = {parts.series(instance.pk), parts.SERIES_INDEX, parts.SITEMAP}
+    changed(using, named_by_notes(base, notes))
+
+
+def everything_changed(sender, using, **kwargs):
+    """Pages, a deleted note or series (rows changed without signals), anything rare."""
+    changed(using, {parts.SITE})
 
 
 def settings_changed(sender, using, **kwargs):
     forget_site_settings(using)
-    version.bump_after_commit(using)
-
-
-def note_tags_changed(sender, action, using, **kwargs):
-    if action in {"post_add", "post_remove", "post_clear"}:
-        version.bump_after_commit(using)
+    changed(using, {parts.SITE})
 
 
 def connect():
@@ -40,16 +110,29 @@ def connect():
     )
     request_started.connect(version.start_request, dispatch_uid="blog.content.request_started")
     request_finished.connect(version.finish_request, dispatch_uid="blog.content.request_finished")
-    for model, receiver in [
-        *((model, content_changed) for model in (Note, Tag, TaggedNote, Series, Page)),
-        *((model, settings_changed) for model in (SiteSettings, NavigationLink)),
-    ]:
-        for signal in (post_save, post_delete):
-            signal.connect(
-                receiver,
-                sender=model,
-                dispatch_uid=f"blog.content.{model._meta.model_name}.{signal is post_save}",
-            )
+    receivers = [
+        (pre_save, Note, note_about_to_change),
+        (post_save, Note, note_saved),
+        (post_delete, Note, everything_changed),
+        (post_save, TaggedNote, tagging_changed),
+        (post_delete, TaggedNote, tagging_changed),
+        (post_save, Tag, tag_saved),
+        (post_delete, Tag, tag_deleted),
+        (post_save, Series, series_saved),
+        (post_delete, Series, everything_changed),
+        (post_save, Page, everything_changed),
+        (post_delete, Page, everything_changed),
+        (post_save, SiteSettings, settings_changed),
+        (post_delete, SiteSettings, settings_changed),
+        (post_save, NavigationLink, settings_changed),
+        (post_delete, NavigationLink, settings_changed),
+    ]
+    for signal, model, receiver in receivers:
+        signal.connect(
+            receiver,
+            sender=model,
+            dispatch_uid=f"blog.content.{model._meta.model_name}.{receiver.__name__}",
+        )
     m2m_changed.connect(
         note_tags_changed, sender=Note.tags.through, dispatch_uid="blog.content.tags"
     )

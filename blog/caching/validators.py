@@ -1,9 +1,11 @@
 """A public page's validators and conditional requests, from the content version.
 
-**ETag**: weak, a digest of the state's key, the interface language and the URL; it names one
-URL at one content state, and is only ever sent on a 200. So an ``If-None-Match`` that matches
-it proves the URL is a page at this state: :func:`answers_before_view` lets the page cache
-answer it ``304`` before any view runs (one query, the version).
+**ETag**: weak, a digest of the versions of the parts the page shows
+(:mod:`blog.caching.parts`), the next scheduled publication, the release, the interface
+language and the URL; it names one URL showing those parts at those versions, and is only ever
+sent on a 200. So an ``If-None-Match`` that matches it proves the URL is that page now:
+:func:`answers_before_view` lets the page cache answer it ``304`` before any view runs (one
+query, the state with the parts' versions). An edit elsewhere leaves it as it is.
 
 **Last-Modified** is ``State.last_modified`` in whole seconds, which cannot tell apart two
 states in the same second: a client that saw the first of two edits made in one second and
@@ -40,9 +42,12 @@ PRECONDITIONS = (
 )
 
 
-def etag_for(state, request, language):
+def etag_for(state, versions, request, language):
+    """The ETag of the page at ``request``'s URL showing the parts at ``versions``."""
+    shown = " ".join(f"{name}={number}" for name, number in sorted(versions.items()))
     digest = hashlib.md5(
-        f"{state.key}|{language}|{request.get_full_path()}".encode(), usedforsecurity=False
+        f"{state.schedule_key}|{shown}|{language}|{request.get_full_path()}".encode(),
+        usedforsecurity=False,
     ).hexdigest()
     return f'W/"{digest}"'
 

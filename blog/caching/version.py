@@ -11,17 +11,22 @@ publication, it tells whether anything public may have changed since a copy was 
 * :func:`bump_after_commit` schedules ``value = value + 1`` (an ``F()`` UPDATE) for after the
   current transaction commits, once per transaction however many objects changed; nothing if
   it rolls back. :func:`bump` does it now (restores, imports, ``QuerySet.update()`` callers).
+  In the same transaction, the parts the changes named (:mod:`blog.caching.parts`) get new
+  versions; a bump that names none moves the site's part, which every page shows.
+* :func:`current_with_parts` reads the state and the versions of some parts in that one
+  query: a kept page is checked with it (:mod:`blog.caching.pages`).
 
 ``State.key`` changes when the version moves *or* when a scheduled note goes live (the next
 scheduled time is part of it), so a cache keyed by it needs no timer. ``State.last_modified``
 is the newest of the last change and the last publication time that has passed: a scheduled
 note going live moves it, although nothing was saved then.
 
-Everything in :mod:`blog.caching` is keyed by :func:`current`'s ``State.key`` (through
-:func:`blog.caching.versioned_key`).
+Everything in :mod:`blog.caching` but pages is keyed by :func:`current`'s ``State.key``
+(through :func:`blog.caching.versioned_key`); pages by ``State.schedule_key`` and their parts.
 """
 
 import logging
+import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -32,6 +37,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from blog.caching import parts as content_parts
 from blog.caching import release
 
 logger = logging.getLogger(__name__)
@@ -60,6 +66,15 @@ class State:
         if self.next_scheduled_at is None:
             return key
         return f"{key}-{int(self.next_scheduled_at.timestamp())}"
+
+    @property
+    def schedule_key(self) -> str:
+        """What every cached page is kept under besides its parts' versions: the release and
+        the next scheduled publication, so a deploy or a note coming due renders every page
+        again (edits move only their parts: :mod:`blog.caching.parts`)."""
+        if self.next_scheduled_at is None:
+            return release.fingerprint()
+        return f"{release.fingerprint()}-{int(self.next_scheduled_at.timestamp())}"
 
     @property
     def last_modified(self) -> datetime | None:
@@ -104,22 +119,61 @@ STATE_SQL = """
 """
 
 
-def _read(using, retry=True):
+# The versions of a cached page's parts are read in the same query, as one text column
+# ("note:12=8812 notes=771"): a page-cache hit stays one query, and the parts and the counter
+# come from one snapshot (blog.caching.pages relies on it to never keep a page rendered across
+# an edit).
+PARTS_SQL = {
+    "sqlite": "(SELECT group_concat(name || '=' || version, ' ') FROM blog_partversion "
+    "WHERE name IN ({}))",
+    "postgresql": "(SELECT string_agg(name || '=' || version::text, ' ') FROM blog_partversion "
+    "WHERE name IN ({}))",
+}
+
+
+def current_with_parts(names, using=DEFAULT_DB_ALIAS):
+    """The content state and ``{part: version}`` of ``names`` (0 for a part never changed),
+    read now in one query; the state becomes the request's memo."""
+    state, versions = _read(using, names=sorted(names))
+    memo = getattr(_request, "states", None)
+    if memo is not None:
+        memo[using] = state
+    return state, versions
+
+
+def _read(using, retry=True, names=None):
     from blog.models import Status
 
     connection = connections[using]
     now = connection.ops.adapt_datetimefield_value(timezone.now())
     published = str(Status.PUBLISHED)
+    sql, params = STATE_SQL, [published, now, published, now, ROW]
+    if names is not None:
+        template = PARTS_SQL.get(connection.vendor, PARTS_SQL["postgresql"])
+        column = template.format(", ".join(["%s"] * len(names))) if names else "NULL"
+        sql = sql.replace("version.changed_at,", f"version.changed_at, {column},", 1)
+        params = [published, now, *names, published, now, ROW]
     with connection.cursor() as cursor:
-        cursor.execute(STATE_SQL, [published, now, published, now, ROW])
+        cursor.execute(sql, params)
         row = cursor.fetchone()
     if row is None:  # a database emptied by hand (flush): start counting again
         if not retry:
-            return State(0, None, None, None)
+            state = State(0, None, None, None)
+            return state if names is None else (state, {})
         _ensure_row(using)
-        return _read(using, retry=False)
-    value, next_at, changed_at, last_at = row
-    return State(value, _datetime(next_at), _datetime(changed_at), _datetime(last_at))
+        return _read(using, retry=False, names=names)
+    if names is None:
+        value, next_at, changed_at, last_at = row
+    else:
+        value, next_at, changed_at, found, last_at = row
+    state = State(value, _datetime(next_at), _datetime(changed_at), _datetime(last_at))
+    if names is None:
+        return state
+    versions = dict.fromkeys(names, 0)
+    for pair in (found or "").split():
+        name, _, number = pair.rpartition("=")
+        versions[name] = int(number)
+    return state, versions
 
 
 def _datetime(value):
@@ -135,12 +189,18 @@ def _datetime(value):
 
 
 def _ensure_row(using):
-    from blog.models import ContentVersion
+    """The counter's row, and a version of the site's part: every page names that part, so
+    two databases (a restored one, a flushed one) never share the versions of all a page's
+    parts, which would let one serve the other's pages from a shared cache."""
+    from blog.models import ContentVersion, PartVersion
 
     try:
         with transaction.atomic(using=using):
             ContentVersion.objects.using(using).get_or_create(pk=ROW)
-    except IntegrityError:  # another process created it meanwhile
+            PartVersion.objects.using(using).get_or_create(
+                name=content_parts.SITE, defaults={"version": _new_version()}
+            )
+    except IntegrityError:  # another process created them meanwhile
         pass
 
 
@@ -148,30 +208,48 @@ def ensure_row_after_migrate(using=DEFAULT_DB_ALIAS, **kwargs) -> None:
     """``post_migrate`` receiver (connected in :mod:`blog.caching.receivers`): the one row is
     there after every ``migrate`` and ``flush`` (a flush empties every table), so reading the
     version stays one query."""
-    from blog.models import ContentVersion
+    from blog.models import ContentVersion, PartVersion
 
-    if ContentVersion._meta.db_table in connections[using].introspection.table_names():
+    tables = connections[using].introspection.table_names()
+    if {ContentVersion._meta.db_table, PartVersion._meta.db_table} <= set(tables):
         _ensure_row(using)
 
 
-def bump(using=DEFAULT_DB_ALIAS) -> None:
-    """Move the version now (inside a transaction, it moves when that commits)."""
-    from blog.models import ContentVersion
+def bump(using=DEFAULT_DB_ALIAS, parts=None) -> None:
+    """Move the version now, with new versions for ``parts`` (:mod:`blog.caching.parts`;
+    None: the site's, which every page shows). Inside a transaction, they move when it
+    commits."""
+    from blog.models import ContentVersion, PartVersion
 
-    rows = ContentVersion.objects.using(using).filter(pk=ROW)
-    if not rows.update(value=F("value") + 1, changed_at=timezone.now()):
-        _ensure_row(using)
-        rows.update(value=F("value") + 1, changed_at=timezone.now())
+    names = sorted(parts) if parts is not None else [content_parts.SITE]
+    with transaction.atomic(using=using):
+        rows = ContentVersion.objects.using(using).filter(pk=ROW)
+        if not rows.update(value=F("value") + 1, changed_at=timezone.now()):
+            _ensure_row(using)
+            rows.update(value=F("value") + 1, changed_at=timezone.now())
+        if names:
+            PartVersion.objects.using(using).bulk_create(
+                [PartVersion(name=name, version=_new_version()) for name in names],
+                update_conflicts=True,
+                unique_fields=["name"],
+                update_fields=["version"],
+            )
     forget(using)
+
+
+def _new_version():
+    return secrets.randbits(62) + 1  # never 0, the version of a part never changed
 
 
 class _ScheduledBump:
     """The after-commit callback of one transaction: the first call bumps, later calls (the
-    same callback registered by every other change of that transaction) do nothing."""
+    same callback registered by every other change of that transaction) do nothing. It
+    gathers the parts every change of the transaction named."""
 
     def __init__(self, using):
         self.using = using
         self.done = False
+        self.parts = set()
 
     def __call__(self):
         if self.done:
@@ -180,7 +258,7 @@ class _ScheduledBump:
         # Like Django's robust callbacks, a failure here never undoes the author's save; it is
         # logged (caches then wait for the next change, or for the scheduled time).
         try:
-            bump(self.using)
+            bump(self.using, self.parts)
         except DatabaseError:
             logger.exception("Could not move the content version after a commit.")
 
@@ -188,8 +266,9 @@ class _ScheduledBump:
 _scheduled = Local()  # per thread/task: {alias: the _ScheduledBump of the open transaction}
 
 
-def bump_after_commit(using=DEFAULT_DB_ALIAS) -> None:
-    """Move the version once the current transaction commits (now, outside of one).
+def bump_after_commit(using=DEFAULT_DB_ALIAS, parts=(content_parts.SITE,)) -> None:
+    """Move the version, and ``parts``, once the current transaction commits (now, outside of
+    one).
 
     Every changed object registers the transaction's one callback with ``on_commit``, so a
     savepoint that rolls back takes only its own registrations with it: if any change of the
@@ -202,6 +281,7 @@ def bump_after_commit(using=DEFAULT_DB_ALIAS) -> None:
     scheduled = pending.get(using)
     if scheduled is None or scheduled.done:
         scheduled = pending[using] = _ScheduledBump(using)
+    scheduled.parts.update(parts)
     transaction.on_commit(scheduled, using=using)
 
 

@@ -9,7 +9,8 @@ domain operations that change several rows at once, beside them.
   translation) in a series — ``Note.save()`` writes only the note's own row;
 * :mod:`.revisions`: what is versioned (django-reversion), recording and restoring;
 * :mod:`.share_links`: signed links that let someone read a draft;
-* tables other packages fill: :mod:`.content` (the content version's counter),
+* tables other packages fill: :mod:`.content` (the content version's counter and the
+  versions of its parts),
   :mod:`.search_document` (the search index), :mod:`.imported` (old URLs, imported files),
   :mod:`.import_runs` (the admin's imports, run in the background).
 
@@ -17,7 +18,7 @@ May import: :mod:`blog.rendering`, :mod:`blog.text`. Knows nothing of HTTP, cach
 code: receivers that follow the models are wired in ``BlogConfig.ready()``.
 """
 
-from blog.models.content import ContentVersion
+from blog.models.content import ContentVersion, PartVersion
 from blog.models.import_runs import ImportRun
 from blog.models.imported import ImportedMedia, LegacyPath
 from blog.models.notes import Language, Note, NoteQuerySet, Status
@@ -35,6 +36,7 @@ __all__ = [
     "Note",
     "NoteQuerySet",
     "Page",
+    "PartVersion",
     "SearchDocument",
     "Series",
     "SiteSettings",

@@ -1,4 +1,5 @@
-"""The content version: one row counting every change a reader could see."""
+"""The content version: one row counting every change a reader could see; and the version of
+each part of what readers see, so an edit empties only the pages that show it."""
 
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -20,3 +21,22 @@ class ContentVersion(models.Model):
 
     def __str__(self):
         return f"v{self.value}"
+
+
+class PartVersion(models.Model):
+    """The version of one part of what readers see (``note:12``, ``tag:3``, ``notes``, ``site``:
+    :mod:`blog.caching.parts`), read and moved through :mod:`blog.caching.version`.
+
+    ``version`` is a random number, new at every change: never the same for two states of the
+    part, whatever was restored or deleted.
+    """
+
+    name = models.CharField(_("part"), max_length=64, primary_key=True)
+    version = models.BigIntegerField(_("version"))
+
+    class Meta:
+        verbose_name = _("part version")
+        verbose_name_plural = _("part versions")
+
+    def __str__(self):
+        return f"{self.name}@{self.version:x}"

@@ -14,10 +14,11 @@ note of its own); indexes, tags, series and pages are listed in every interface 
 hreflang alternates.
 """
 
+import functools
 from urllib.parse import urlsplit
 
 from django.contrib.sitemaps import Sitemap
-from django.contrib.sitemaps.views import SitemapIndexItem, x_robots_tag
+from django.contrib.sitemaps.views import SitemapIndexItem, sitemap, x_robots_tag
 from django.db.models import Max
 from django.template.response import TemplateResponse
 from django.urls import reverse
@@ -26,7 +27,7 @@ from django.utils.functional import cached_property
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
-from blog.caching import memoised
+from blog.caching import memoised, parts
 from blog.models import Note, Page, Series, Tag
 from blog.text.site_url import absolute_url
 
@@ -176,6 +177,22 @@ SITEMAPS = {
 }
 
 
+def show_the_sitemaps(view):
+    """``view`` names the parts every sitemap shows: the notes' URLs and dates (moved by
+    every edit), and which tags and series have published notes."""
+
+    @functools.wraps(view)
+    def wrapped(request, *args, **kwargs):
+        parts.depend_on(parts.SITEMAP, parts.TAGS, parts.SERIES_INDEX)
+        return view(request, *args, **kwargs)
+
+    return wrapped
+
+
+# Each section's sitemap, in pages: Django's view.
+section = show_the_sitemaps(cache_control(public=True, max_age=3600)(sitemap))
+
+
 def page_lastmods(sitemaps):
     """``{section: [lastmod of page 1, of page 2, …]}``, once per content version."""
     return memoised(
@@ -184,6 +201,7 @@ def page_lastmods(sitemaps):
     )
 
 
+@show_the_sitemaps
 @require_safe
 @cache_control(public=True, max_age=3600)
 @x_robots_tag

@@ -27,7 +27,12 @@ from django.utils.duration import duration_string
 FORMAT = "biji-portable-1"
 
 SKIPPED_APPS = {"contenttypes", "sessions", "axes"}
-SKIPPED_MODELS = {"auth.permission", "blog.contentversion", "blog.searchdocument"}
+SKIPPED_MODELS = {
+    "auth.permission",
+    "blog.contentversion",
+    "blog.partversion",
+    "blog.searchdocument",
+}
 
 
 def dumped_models():

@@ -34,7 +34,7 @@ from django.utils import feedgenerator, translation
 from django.utils.html import escape
 from django.utils.translation import gettext_lazy as _
 
-from blog.caching import site_settings
+from blog.caching import parts, site_settings
 from blog.models import Language, Note, Series, SiteSettings, Tag
 from blog.rendering.feed_html import feed_html
 from blog.text.site_url import absolute_url
@@ -161,7 +161,13 @@ class NoteFeed(Feed):
         # The Markdown source and search text are large and unused here. pk breaks ties,
         # so the order (and the ETag) is stable.
         notes = scope.notes.for_listing().defer("body", "plain_text", "toc_html")
-        return notes.order_by("-published_at", "-pk")[:FEED_SIZE]
+        notes = list(notes.order_by("-published_at", "-pk")[:FEED_SIZE])
+        parts.depend_on(*self.scope_parts(scope), *(parts.note(note.pk) for note in notes))
+        return notes
+
+    def scope_parts(self, scope):
+        """The parts (:mod:`blog.caching.parts`) saying which notes the scope holds."""
+        return (parts.NOTES,)
 
     # Feed level. Strings are interpolated here, inside get_feed's translation.override.
 
@@ -247,6 +253,9 @@ class TagNotesFeed(NoteFeed):
     def names(self, scope):
         return {**super().names(scope), "tag": scope.subject.both_names}
 
+    def scope_parts(self, scope):
+        return (parts.tag(scope.subject.pk),)
+
     def link(self, scope):
         return absolute_url(scope.subject.get_absolute_url())
 
@@ -264,6 +273,9 @@ class SeriesNotesFeed(NoteFeed):
 
     def names(self, scope):
         return {**super().names(scope), "series": scope.subject.both_names}
+
+    def scope_parts(self, scope):
+        return (parts.series(scope.subject.pk),)
 
     def link(self, scope):
         return absolute_url(scope.subject.get_absolute_url())

@@ -8,7 +8,7 @@ from django.utils import translation
 from django.utils.cache import add_never_cache_headers, patch_cache_control
 from django.utils.translation import get_language
 
-from blog.caching import memoised, site_settings
+from blog.caching import memoised, parts, site_settings
 from blog.caching.canonical import canonical_path
 from blog.models import Note
 from blog.public.pagination import get_page
@@ -96,6 +96,22 @@ class PublishedNoteMixin(CachePolicyMixin):
     date_field = "published_at"
     allow_empty = True
     require_notes = False
+
+    def list_parts(self):
+        """The parts (:mod:`blog.caching.parts`) saying which notes this list holds; each
+        entry names its note's part itself."""
+        return (parts.NOTES,)
+
+    def get(self, request, *args, **kwargs):
+        response = super().get(request, *args, **kwargs)
+        parts.depend_on(*self.list_parts())
+        return response
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        # Whatever the template shows of them (an entry, or a title in the archive).
+        parts.depend_on(*(parts.note(note.pk) for note in context["object_list"]))
+        return context
 
     def get_queryset(self):
         # Not for_listing(): the tags are read only for entries not already kept

@@ -7,7 +7,7 @@ from django.http import Http404
 from django.shortcuts import redirect
 from django.views import generic
 
-from blog.caching import memoised, site_settings
+from blog.caching import memoised, parts, site_settings
 from blog.models import Note
 from blog.models.share_links import check_share_token
 from blog.public.views.base import CachePolicyMixin, PublishedNoteMixin, can_preview
@@ -170,7 +170,22 @@ class NoteDetailView(CachePolicyMixin, generic.DetailView):
         )
         url = absolute_url(self.request.path)
         context["jsonld"] = note_jsonld(note, tags, site_settings(), url)
+        self.depend_on_what_is_shown(note, context)
         return context
+
+    @staticmethod
+    def depend_on_what_is_shown(note, context):
+        """The page shows the note, links its translation, related notes and series parts
+        (each by title and URL), and chose the related notes among its tags' notes and the
+        parts among its series'."""
+        shown = [note, context["counterpart"], *context["related"]]
+        if context["series_box"]:
+            shown += context["series_box"]["parts"]
+            parts.depend_on(parts.series(note.series_id))
+        parts.depend_on(
+            *(parts.note(each.pk) for each in shown if each is not None),
+            *(parts.tag(tag.pk) for tag in context["tags"]),
+        )
 
     def related(self, note, tags, exclude):
         """Related notes; for a published note once per content version (the search reads

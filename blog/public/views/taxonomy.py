@@ -5,7 +5,7 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import get_language
 from django.views import generic
 
-from blog.caching import memoised, site_settings
+from blog.caching import memoised, parts, site_settings
 from blog.models import Series, Tag
 from blog.public.views.base import (
     CachePolicyMixin,
@@ -22,6 +22,7 @@ class TagListView(CachePolicyMixin, generic.ListView):
     context_object_name = "tags"
 
     def get_queryset(self):
+        parts.depend_on(parts.TAGS)
         return listed_tags()
 
 
@@ -38,12 +39,14 @@ def listed_tags():
     )
 
 
-def fallbacks_when_hidden(listed, index):
+def fallbacks_when_hidden(listed, index, part):
     """:func:`language_fallbacks` where a tag or series page can be empty in another
     interface: only when the site hides other-language notes (otherwise every published note
-    is listed in every interface, and the page exists in all)."""
+    is listed in every interface, and the page exists in all). Then the page depends on the
+    index's ``part`` too (:mod:`blog.caching.parts`)."""
     if site_settings().show_other_languages:
         return {}
+    parts.depend_on(part)
     return language_fallbacks(listed, index)
 
 
@@ -57,9 +60,14 @@ class TagDetailView(PublishedNoteMixin, generic.ListView):
         self.tag = get_object_or_404(Tag, slug=self.kwargs["slug"])
         return super().get_queryset().filter(tags=self.tag)
 
+    def list_parts(self):
+        return (parts.tag(self.tag.pk),)
+
     def get_context_data(self, **kwargs):
         fallbacks = fallbacks_when_hidden(
-            lambda: any(tag.pk == self.tag.pk for tag in listed_tags()), "blog:tag-list"
+            lambda: any(tag.pk == self.tag.pk for tag in listed_tags()),
+            "blog:tag-list",
+            parts.TAGS,
         )
         return super().get_context_data(tag=self.tag, language_fallbacks=fallbacks, **kwargs)
 
@@ -71,6 +79,7 @@ class SeriesListView(CachePolicyMixin, generic.ListView):
     context_object_name = "series_list"
 
     def get_queryset(self):
+        parts.depend_on(parts.SERIES_INDEX)
         return listed_series()
 
 
@@ -103,10 +112,14 @@ class SeriesDetailView(PublishedNoteMixin, generic.ListView):
             .order_by(F("series_position").asc(nulls_last=True), "published_at", "pk")
         )
 
+    def list_parts(self):
+        return (parts.series(self.series.pk),)
+
     def get_context_data(self, **kwargs):
         fallbacks = fallbacks_when_hidden(
             lambda: any(series.pk == self.series.pk for series in listed_series()),
             "blog:series-list",
+            parts.SERIES_INDEX,
         )
         context = super().get_context_data(
             series=self.series, language_fallbacks=fallbacks, **kwargs

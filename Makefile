@@ -63,7 +63,7 @@ SAME_ON_EVERY_DATABASE := \
 
 .PHONY: run serve superuser setup demo test check test-sqlite test-postgres test-browser \
 	test-browser-pages test-lighthouse test-processes lint format browser-deps services messages bench \
-	bench-pages bench-mechanisms soak clean lock
+	bench-pages bench-mechanisms bench-traffic soak clean lock
 
 $(VENV)/.installed: requirements-dev.lock pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -194,6 +194,13 @@ bench: setup
 # beside a static file of the note page's size. BENCH_ARGS="--notes 1000 --duration 3".
 bench-pages: setup
 	bash scripts/bench_pages.sh $(BENCH_ARGS)
+
+# Real traffic: a mix of 305 pages of Zipf popularity, warm and while the author edits a note
+# every 5 s and every 1 s, on the embedded cache and on Redis (a key prefix of its own, never
+# flushed), at 2,000 generated notes (benchmarks/traffic.py). BENCH_ARGS="--cache embedded".
+bench-traffic: setup
+	BENCH_COMMAND=traffic BENCH_REDIS_URL=$(REDIS_TEST_URL) \
+		BENCH_DB=$(or $(BENCH_DB),/tmp/biji-traffic-bench.sqlite3) bash scripts/bench_pages.sh $(BENCH_ARGS)
 
 # What each caching mechanism is worth: bench-pages with each one off in turn, against all on, on
 # the same data (benchmarks/mechanisms.py; needs wrk). BENCH_ARGS="--pages home,note --duration 3".

@@ -1,5 +1,5 @@
-"""``python -m benchmarks pages|mechanisms|search [options]``: run a benchmark with the
-project's settings."""
+"""``python -m benchmarks pages|mechanisms|search|traffic|stores [options]``: run a benchmark
+with the project's settings."""
 
 import os
 import sys
@@ -8,6 +8,8 @@ COMMANDS = {
     "pages": "benchmarks.pages",
     "mechanisms": "benchmarks.mechanisms",
     "search": "benchmarks.search",
+    "traffic": "benchmarks.traffic",
+    "stores": "benchmarks.stores",
 }
 
 

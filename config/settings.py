@@ -179,7 +179,19 @@ if REDIS_URL:
         }
     }
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    # The embedded default: each worker's own memory, large enough to hold the whole site
+    # (Django's default of 300 entries held a few pages: a blog of a few hundred notes was
+    # culled all the time and rendered on every request). Per worker, not shared: a shared
+    # file or database cache costs 200-340 us a read on this machine (docs/performance.md),
+    # as much as a whole hit here. BIJI_CACHE_MAX_ENTRIES bounds it: an entry is a page (5-30
+    # KB), a list entry or a count, so 20,000 is at most ~200 MB a worker, enough for ~5,000
+    # notes in both languages.
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "OPTIONS": {"MAX_ENTRIES": int(env("BIJI_CACHE_MAX_ENTRIES", "20000"))},
+        }
+    }
 
 # Login throttling (django-axes): after BIJI_LOGIN_FAILURE_LIMIT wrong passwords for one user
 # name from one address, that pair is refused (429, even with the right password) for

@@ -95,3 +95,12 @@ def test_database_url_selects_postgresql_and_redis_url_the_redis_cache():
         "django.db.backends.postgresql",
         "django.core.cache.backends.redis.RedisCache",
     ], result.stderr
+
+
+def test_the_embedded_cache_holds_a_whole_blog_and_its_bound_is_a_setting():
+    """Without REDIS_URL, each worker's memory cache holds 20,000 entries (Django's default of
+    300 held a few pages of a blog of a few hundred notes); BIJI_CACHE_MAX_ENTRIES sets it."""
+    entries = "settings.CACHES['default']['OPTIONS']['MAX_ENTRIES']"
+    env = {"DJANGO_SECRET_KEY": "k", "REDIS_URL": ""}
+    assert settings_value(entries, env) == "20000"
+    assert settings_value(entries, {**env, "BIJI_CACHE_MAX_ENTRIES": "500"}) == "500"

@@ -83,7 +83,7 @@ class Command(BaseCommand):
             f"{platform.system()} {platform.release()} · {entries:,} entries of "
             f"{len(value[2]):,} bytes · {connection.vendor} · load average {load}\n"
         )
-        heads = " | ".join(f"write at {number:,} ms" for number, _ms in rows[0][1])
+        heads = " | ".join(f"write of entry {number:,}, ms" for number, _ms in rows[0][1])
         self.stdout.write(f"| backend | {heads} | read µs (median) |")
         self.stdout.write("|---|" + "---:|" * (len(rows[0][1]) + 1))
         for name, writes, read in rows:

@@ -156,3 +156,22 @@ def test_a_scheduled_note_coming_due_renders_everything_again(client, blog, time
     served = ask_again(client, urls)
     assert "定时的笔记" in client.get("/").content.decode()
     assert set(served.values()) == {"miss"}
+
+
+def test_a_reader_holding_a_page_an_edit_did_not_touch_is_answered_304(client, blog):
+    untouched, edited = blog["notes"][0], blog["notes"][22]
+    held = {}
+    for note in (untouched, edited):
+        url = note.get_absolute_url()
+        client.get(url)
+        held[url] = client.get(url)["ETag"]
+    edited.body += "\n\n补充一段。"
+    edited.save()
+    for note, status in ((untouched, 304), (edited, 200)):
+        url = note.get_absolute_url()
+        assert client.get(url, HTTP_IF_NONE_MATCH=held[url]).status_code == status, url
+    # An ETag names its URL: another page's is no proof of this one.
+    other = client.get(
+        edited.get_absolute_url(), HTTP_IF_NONE_MATCH=held[untouched.get_absolute_url()]
+    )
+    assert other.status_code == 200

@@ -129,6 +129,7 @@ class Entry:
 
     schedule_key: str
     versions: dict
+    etag: str
     frozen: tuple
 
     def is_current(self, state, versions):
@@ -203,6 +204,12 @@ class PageCacheMiddleware:
         seconds = cache_seconds()
         if not seconds:
             return self.validated(request, match, language)
+        if validators.answers_before_view(request):
+            state = version.current()
+            if held := validators.made_now(request, state, language):
+                modified = validators.last_modified(state)
+                if not_modified := self.not_modified(request, match, state, held, modified):
+                    return not_modified
         key = cache_key(request, language)
         entry = store.get(key)
         known = {}
@@ -227,7 +234,8 @@ class PageCacheMiddleware:
             and after.version == state.version
             and storable(request, response, match)
         ):
-            store.set(key, Entry(after.schedule_key, versions, _freeze(response)), seconds)
+            entry = Entry(after.schedule_key, versions, etag, _freeze(response))
+            store.set(key, entry, seconds)
         response.headers[HEADER] = "miss"
         return validators.evaluate(request, response, etag, modified)
 
@@ -248,7 +256,7 @@ class PageCacheMiddleware:
 
     def kept(self, request, match, entry, state, language):
         """The kept page, or a ``304`` when the client holds it."""
-        etag = validators.etag_for(state, entry.versions, request, language)
+        etag = entry.etag
         modified = validators.last_modified(state)
         if not_modified := self.not_modified(request, match, state, etag, modified):
             return not_modified

@@ -43,13 +43,35 @@ PRECONDITIONS = (
 
 
 def etag_for(state, versions, request, language):
-    """The ETag of the page at ``request``'s URL showing the parts at ``versions``."""
+    """The ETag of the page at ``request``'s URL showing the parts at ``versions``, read at
+    ``state``: what it shows, then where and when it was made (:func:`made_now`)."""
     shown = " ".join(f"{name}={number}" for name, number in sorted(versions.items()))
-    digest = hashlib.md5(
-        f"{state.schedule_key}|{shown}|{language}|{request.get_full_path()}".encode(),
-        usedforsecurity=False,
-    ).hexdigest()
-    return f'W/"{digest}"'
+    url = request.get_full_path()
+    content = _md5(f"{state.schedule_key}|{shown}|{language}|{url}")
+    return f'W/"{content[:16]}{_made_at(state, language, url)}"'
+
+
+def made_now(request, state, language):
+    """The ``If-None-Match`` ETag of this URL that was made at ``state`` itself, if any.
+
+    Nothing has moved since such an ETag was sent (``State.key`` changes with every change, a
+    deploy and a scheduled publication), so it is still the page's: a ``304`` needs no more
+    than the state's one query. The second half of an ETag names the URL, the language and
+    the state, so none made for another URL, or before a change, passes."""
+    tail = _made_at(state, language, request.get_full_path())
+    for etag in request.META["HTTP_IF_NONE_MATCH"].split(","):
+        etag = etag.strip()
+        if etag.startswith('W/"') and etag.endswith(f'{tail}"') and len(etag) == 36:
+            return etag
+    return None
+
+
+def _made_at(state, language, url):
+    return _md5(f"{state.key}|{language}|{url}")[:16]
+
+
+def _md5(text):
+    return hashlib.md5(text.encode(), usedforsecurity=False).hexdigest()
 
 
 @dataclass(frozen=True)

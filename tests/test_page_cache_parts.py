@@ -175,3 +175,19 @@ def test_a_reader_holding_a_page_an_edit_did_not_touch_is_answered_304(client, b
         edited.get_absolute_url(), HTTP_IF_NONE_MATCH=held[untouched.get_absolute_url()]
     )
     assert other.status_code == 200
+
+
+def test_after_an_edit_elsewhere_a_kept_page_is_checked_once(
+    client, blog, django_assert_num_queries
+):
+    """A hit reads the content state; after an edit elsewhere, the first hit also reads its
+    parts' versions (still current: served, and kept as checked now), the next only the state."""
+    url = blog["notes"][0].get_absolute_url()
+    client.get(url)
+    edited = blog["notes"][22]
+    edited.body += "\n\n补充一段。"
+    edited.save()
+    with django_assert_num_queries(2):
+        assert client.get(url)[HEADER] == "hit"
+    with django_assert_num_queries(1):
+        assert client.get(url)[HEADER] == "hit"

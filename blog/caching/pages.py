@@ -12,16 +12,18 @@ login; a made-up session cookie does not count) — it:
    the language, whether the client takes gzip (``gzip;q=0`` does not:
    :mod:`blog.caching.encoding`) and the URL. A kept page (:class:`Entry`) carries the
    versions of the parts it showed (:mod:`blog.caching.parts`: its notes, its lists, the
-   site's frame) and the next scheduled publication when it was made; one query reads the
-   content state with those parts' versions, and the page is served only if none moved and no
-   scheduled note came due since. So an edit re-renders the pages that show what it changed,
-   and no other;
+   site's frame) and the next scheduled publication when it was made, and the content state
+   at which it was checked. The content state is read (one query, memoised for the request);
+   if it has not moved since, the page is served. If it has, a second query reads the versions
+   of the page's parts, and the page is served if none moved and no scheduled note came due
+   (and kept as checked at the new state). So an edit re-renders the pages that show what it
+   changed, and no other;
 3. derives the validators (:mod:`blog.caching.validators`): a weak ETag from those versions,
    the URL and the language, and ``Last-Modified`` once the second of the last change is over,
-   and answers an ``If-None-Match`` that names the ETag with ``304 Not Modified`` at once (that
-   one query, whatever the page); other preconditions (``If-Modified-Since`` alone,
-   ``If-None-Match: *``) are judged on the page itself, so a URL that is a 404 never gets a
-   304;
+   and answers an ``If-None-Match`` that names the ETag with ``304 Not Modified`` at once (the
+   state's one query when the ETag was made at the current state); other preconditions
+   (``If-Modified-Since`` alone, ``If-None-Match: *``) are judged on the page itself, so a URL
+   that is a 404 never gets a 304;
 4. otherwise lets the view run (with the preconditions hidden from it) while collecting the
    parts it names, adds the headers above and ``s-maxage`` to its response, and stores it
    with their versions when it is storable (:func:`storable`): a
@@ -49,7 +51,7 @@ off; conditional GETs keep working), ``BIJI_PAGE_MAX_AGE`` (browsers) and
 import functools
 import hashlib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.conf import settings
 from django.http import HttpResponse
@@ -125,12 +127,15 @@ def cache_key(request, language):
 @dataclass(frozen=True)
 class Entry:
     """A kept page: its response, and the state it shows (the versions of the parts it named
-    while it rendered, and the state's schedule key). It is served while both are current."""
+    while it rendered, and the state's schedule key). It is served while both are current.
+    ``made_at`` is the content state's key when those versions were read: while it is still
+    the current one, nothing at all has changed and the parts need not be read."""
 
     schedule_key: str
     versions: dict
     etag: str
     frozen: tuple
+    made_at: str
 
     def is_current(self, state, versions):
         return state.schedule_key == self.schedule_key and versions == self.versions
@@ -214,9 +219,14 @@ class PageCacheMiddleware:
         entry = store.get(key)
         known = {}
         if entry is not None:
-            # One query: the content state and the versions of the page's parts.
+            state = version.current()  # one short query
+            if entry.made_at == state.key:
+                return self.kept(request, match, entry, state, language)
+            # Something changed since: one more query reads the versions of the page's parts.
             state, known = version.current_with_parts(entry.versions)
             if entry.is_current(state, known):
+                # Kept as checked at this state: the next hit is one short query again.
+                store.set(key, replace(entry, made_at=state.key), seconds)
                 return self.kept(request, match, entry, state, language)
 
         state = version.current()  # before the view reads anything (see below)
@@ -234,7 +244,7 @@ class PageCacheMiddleware:
             and after.version == state.version
             and storable(request, response, match)
         ):
-            entry = Entry(after.schedule_key, versions, etag, _freeze(response))
+            entry = Entry(after.schedule_key, versions, etag, _freeze(response), after.key)
             store.set(key, entry, seconds)
         response.headers[HEADER] = "miss"
         return validators.evaluate(request, response, etag, modified)

@@ -173,8 +173,22 @@ def mechanism_names(text):
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
-def add_run_arguments(parser):
-    """The data, server, wrk and page options (shared with :mod:`benchmarks.mechanisms`)."""
+def run_wrk(server, path, options, headers=(), script=None, seconds=None):
+    """wrk on ``path`` (with a Lua ``script``: the paths it asks for) for ``seconds`` (default:
+    ``--duration``), as browsers ask (gzip); its parsed results."""
+    command = ["wrk", f"-t{options['threads']}", f"-c{options['connections']}"]
+    command += [f"-d{seconds or options['duration']}s", "--latency", "-H", "Accept-Encoding: gzip"]
+    for header in headers:
+        command += ["-H", header]
+    if script:
+        command += ["-s", str(script)]
+    command.append(server.url(path))
+    done = subprocess.run(command, capture_output=True, text=True, check=False)  # noqa: S603
+    return parse_wrk(done.stdout)
+
+
+def add_data_and_server_arguments(parser):
+    """The data, server and wrk options (shared with :mod:`benchmarks.traffic`)."""
     parser.add_argument("--notes", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=10)
     parser.add_argument("--regenerate", action="store_true")
@@ -184,6 +198,11 @@ def add_run_arguments(parser):
     parser.add_argument("--threads", type=int, default=2, help="wrk -t")
     parser.add_argument("--connections", type=int, default=16, help="wrk -c")
     parser.add_argument("--duration", type=int, default=5, help="seconds per wrk run")
+
+
+def add_run_arguments(parser):
+    """The data, server, wrk and page options (shared with :mod:`benchmarks.mechanisms`)."""
+    add_data_and_server_arguments(parser)
     parser.add_argument(
         "--only",
         "--pages",
@@ -342,15 +361,6 @@ class Command(BaseCommand):
 
     # Under gunicorn, with wrk.
 
-    def _wrk(self, server, path, options, headers=()):
-        command = ["wrk", f"-t{options['threads']}", f"-c{options['connections']}"]
-        command += [f"-d{options['duration']}s", "--latency", "-H", "Accept-Encoding: gzip"]
-        for header in headers:
-            command += ["-H", header]
-        command.append(server.url(path))
-        done = subprocess.run(command, capture_output=True, text=True, check=False)  # noqa: S603
-        return parse_wrk(done.stdout)
-
     def _run_wrk(self, rows, options):
         port, workers = options["port"], options["workers"]
         env, app = {}, "config.wsgi:application"
@@ -378,7 +388,7 @@ class Command(BaseCommand):
                 headers.append(f"If-None-Match: {etag}")
             for _ in range(1 if mode == "cold" else 4 * options["workers"]):  # every worker's copy
                 server.fetch(row["url"])
-            row[mode] = self._wrk(server, row["url"], options, headers)
+            row[mode] = run_wrk(server, row["url"], options, headers)
             self.stdout.write(f"  {name}: {row[mode]['rate']:.0f} req/s")
 
     # The table.

@@ -28,7 +28,6 @@ import os
 import platform
 import random
 import shutil
-import subprocess
 import threading
 import uuid
 from datetime import UTC, datetime
@@ -41,7 +40,13 @@ from django.urls import reverse
 
 from benchmarks import data as benchdata
 from benchmarks.pages import Command as PagesCommand
-from benchmarks.pages import Server, _cpu_name, parse_wrk, write_yardstick
+from benchmarks.pages import (
+    Server,
+    _cpu_name,
+    add_data_and_server_arguments,
+    run_wrk,
+    write_yardstick,
+)
 from blog.models import Note
 
 LUA = """
@@ -158,15 +163,8 @@ class Command(BaseCommand):
     help = "Benchmark a mix of pages with skewed popularity, warm and while the author edits."
 
     def add_arguments(self, parser):
-        parser.add_argument("--notes", type=int, default=2000)
-        parser.add_argument("--seed", type=int, default=10)
-        parser.add_argument("--regenerate", action="store_true")
-        parser.add_argument("--force", action="store_true", help="use a database with notes")
-        parser.add_argument("--port", type=int, default=8775)
-        parser.add_argument("--workers", type=int, default=2)
-        parser.add_argument("--threads", type=int, default=2, help="wrk -t")
-        parser.add_argument("--connections", type=int, default=16, help="wrk -c")
-        parser.add_argument("--duration", type=int, default=10, help="seconds per measured run")
+        add_data_and_server_arguments(parser)
+        parser.set_defaults(notes=2000, port=8775, duration=10)
         parser.add_argument("--warm", type=int, default=10, help="seconds of warming")
         parser.add_argument("--mix", type=int, default=305, help="distinct pages")
         parser.add_argument("--skew", type=float, default=1.0, help="Zipf exponent")
@@ -209,13 +207,7 @@ class Command(BaseCommand):
         self._report(rows, memory, paths, options, load_before)
 
     def _wrk(self, server, options, script, seconds, path="/"):
-        command = ["wrk", f"-t{options['threads']}", f"-c{options['connections']}"]
-        command += [f"-d{seconds}s", "--latency", "-H", "Accept-Encoding: gzip"]
-        if script:
-            command += ["-s", str(script)]
-        command.append(server.url(path))
-        done = subprocess.run(command, capture_output=True, text=True, check=False)  # noqa: S603
-        result = parse_wrk(done.stdout)
+        result = run_wrk(server, path, options, script=script, seconds=seconds)
         self.stdout.write(f"  {result['rate']:.0f} req/s ({'mix' if script else path})")
         return result
 

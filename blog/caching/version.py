@@ -62,19 +62,19 @@ class State:
         two databases sharing a cache (before and after a restore), nor for two deploys
         (:mod:`blog.caching.release`), and it changes when a scheduled note comes due."""
         changed = int(self.changed_at.timestamp() * 1_000_000) if self.changed_at else 0
-        key = f"{release.fingerprint()}-{self.version}.{changed:x}"
-        if self.next_scheduled_at is None:
-            return key
-        return f"{key}-{int(self.next_scheduled_at.timestamp())}"
+        return self._until_next_publication(f"{release.fingerprint()}-{self.version}.{changed:x}")
 
     @property
     def schedule_key(self) -> str:
         """What every cached page is kept under besides its parts' versions: the release and
         the next scheduled publication, so a deploy or a note coming due renders every page
         again (edits move only their parts: :mod:`blog.caching.parts`)."""
+        return self._until_next_publication(release.fingerprint())
+
+    def _until_next_publication(self, key):
         if self.next_scheduled_at is None:
-            return release.fingerprint()
-        return f"{release.fingerprint()}-{int(self.next_scheduled_at.timestamp())}"
+            return key
+        return f"{key}-{int(self.next_scheduled_at.timestamp())}"
 
     @property
     def last_modified(self) -> datetime | None:
@@ -95,7 +95,7 @@ def current(using=DEFAULT_DB_ALIAS) -> State:
     memo = getattr(_request, "states", None)
     if memo is not None and using in memo:
         return memo[using]
-    state = _read(using)
+    state, _versions = _read(using)
     if memo is not None:
         memo[using] = state
     return state
@@ -113,16 +113,17 @@ STATE_SQL = """
              WHERE status = %s AND published_at > %s ORDER BY published_at ASC LIMIT 1),
            version.changed_at,
            (SELECT published_at FROM blog_note
-             WHERE status = %s AND published_at <= %s ORDER BY published_at DESC LIMIT 1)
+             WHERE status = %s AND published_at <= %s ORDER BY published_at DESC LIMIT 1),
+           {parts}
       FROM blog_contentversion AS version
      WHERE version.id = %s
 """
 
 
-# The versions of a cached page's parts are read in the same query, as one text column
-# ("note:12=8812 notes=771"): a page-cache hit stays one query, and the parts and the counter
-# come from one snapshot (blog.caching.pages relies on it to never keep a page rendered across
-# an edit).
+# The versions of a cached page's parts are read in the same query ({parts} above), as one text
+# column ("note:12=8812 notes=771"): checking a kept page stays one query, and the parts and the
+# counter come from one snapshot (blog.caching.pages relies on it to never keep a page rendered
+# across an edit).
 PARTS_SQL = {
     "sqlite": "(SELECT group_concat(name || '=' || version, ' ') FROM blog_partversion "
     "WHERE name IN ({}))",
@@ -134,41 +135,36 @@ PARTS_SQL = {
 def current_with_parts(names, using=DEFAULT_DB_ALIAS):
     """The content state and ``{part: version}`` of ``names`` (0 for a part never changed),
     read now in one query; the state becomes the request's memo."""
-    state, versions = _read(using, names=sorted(names))
+    state, versions = _read(using, sorted(names))
     memo = getattr(_request, "states", None)
     if memo is not None:
         memo[using] = state
     return state, versions
 
 
-def _read(using, retry=True, names=None):
+def _read(using, names=(), retry=True):
+    """The state, and ``{part: version}`` of ``names``, in one query."""
     from blog.models import Status
 
     connection = connections[using]
     now = connection.ops.adapt_datetimefield_value(timezone.now())
     published = str(Status.PUBLISHED)
-    sql, params = STATE_SQL, [published, now, published, now, ROW]
-    if names is not None:
+    column = "NULL"
+    if names:
         template = PARTS_SQL.get(connection.vendor, PARTS_SQL["postgresql"])
-        column = template.format(", ".join(["%s"] * len(names))) if names else "NULL"
-        sql = sql.replace("version.changed_at,", f"version.changed_at, {column},", 1)
-        params = [published, now, *names, published, now, ROW]
+        column = template.format(", ".join(["%s"] * len(names)))
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        cursor.execute(
+            STATE_SQL.format(parts=column), [published, now, published, now, *names, ROW]
+        )
         row = cursor.fetchone()
     if row is None:  # a database emptied by hand (flush): start counting again
         if not retry:
-            state = State(0, None, None, None)
-            return state if names is None else (state, {})
+            return State(0, None, None, None), dict.fromkeys(names, 0)
         _ensure_row(using)
-        return _read(using, retry=False, names=names)
-    if names is None:
-        value, next_at, changed_at, last_at = row
-    else:
-        value, next_at, changed_at, found, last_at = row
+        return _read(using, names, retry=False)
+    value, next_at, changed_at, last_at, found = row
     state = State(value, _datetime(next_at), _datetime(changed_at), _datetime(last_at))
-    if names is None:
-        return state
     versions = dict.fromkeys(names, 0)
     for pair in (found or "").split():
         name, _, number = pair.rpartition("=")

@@ -69,6 +69,16 @@ def _without_request_memo():
     return undo
 
 
+def _render_every_time(name, render, *vary, **kwargs):
+    return render()
+
+
+def _without_chrome():
+    from blog.templatetags import blog_tags
+
+    return _replace(blog_tags, "chrome", _render_every_time)
+
+
 def _without_resolver_memo():
     return _replace(page_cache, "_public_view", page_cache._public_view.__wrapped__)
 
@@ -79,6 +89,7 @@ MECHANISMS = {
     "memos": ("per-version memos (counts, dates)", _null_store(memo)),
     "settings": ("the site settings' copy", _null_store(settings_copy)),
     "request-memo": ("the content version read once per request", _without_request_memo),
+    "chrome": ("header, footer and head links kept per state", _without_chrome),
     "resolver-memo": ("the page cache's memo of URL resolution", _without_resolver_memo),
 }
 

@@ -6,7 +6,8 @@ Each is connected with its sender and only schedules the bump for after the comm
 transaction), so an aborted change moves nothing. A note's save first reads how the stored
 note is listed (one query), to tell an edit (its own part) from a move between lists. Saving
 or deleting the site settings or a navigation link also drops the settings' copy at the
-current version at once (:mod:`blog.caching.settings_copy`).
+current version at once (:mod:`blog.caching.settings_copy`), and this process's chrome
+(:mod:`blog.caching.chrome`).
 
 ``request_started``/``request_finished`` bound the per-request memo of the version.
 """
@@ -16,6 +17,7 @@ from django.core.signals import request_finished, request_started
 from django.db.models.signals import m2m_changed, post_delete, post_migrate, post_save, pre_save
 
 from blog.caching import parts, version
+from blog.caching.chrome import forget_chrome
 from blog.caching.settings_copy import forget_site_settings
 from blog.models import NavigationLink, Note, Page, Series, SiteSettings, Tag, TaggedNote
 
@@ -99,6 +101,7 @@ def everything_changed(sender, using, **kwargs):
 
 def settings_changed(sender, using, **kwargs):
     forget_site_settings(using)
+    forget_chrome()
     changed(using, {parts.SITE})
 
 

@@ -3,7 +3,6 @@
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Exists, OuterRef, Q
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from markdownx.models import MarkdownxField
@@ -13,6 +12,7 @@ from blog.models.taxonomy import BilingualTaggableManager, TaggedNote
 from blog.rendering import render_markdown
 from blog.text.bilingual import contents_title
 from blog.text.date_range import ORIGINAL, PUBLICATION
+from blog.text.slug_urls import slug_path
 from blog.text.slugs import ascii_slug, unique_slug
 from blog.text.stats import make_excerpt
 from blog.text.validators import validate_link_url
@@ -215,7 +215,7 @@ class Note(RenderedMarkdownMixin, models.Model):
         super().save(*args, **kwargs)
 
     def get_absolute_url(self):
-        return reverse("blog:note-detail", kwargs={"slug": self.slug})
+        return slug_path("blog:note-detail", self.slug)
 
     def is_published(self):
         return (

@@ -1,7 +1,6 @@
 """The CMS part: pages such as About, and the site's own settings, edited in the admin."""
 
 from django.db import DEFAULT_DB_ALIAS, models
-from django.urls import reverse
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 from markdownx.models import MarkdownxField
@@ -10,6 +9,7 @@ from blog.models.notes import Language
 from blog.models.rendered import RenderedMarkdownMixin
 from blog.rendering import render_markdown
 from blog.text.bilingual import BilingualNameMixin, contents_title, in_interface_language
+from blog.text.slug_urls import slug_path
 from blog.text.slugs import ascii_slug, unique_slug
 from blog.text.validators import validate_link_url
 
@@ -57,7 +57,7 @@ class Page(RenderedMarkdownMixin, models.Model):
         super().save(*args, **kwargs)
 
     def get_absolute_url(self):
-        return reverse("blog:page-detail", kwargs={"slug": self.slug})
+        return slug_path("blog:page-detail", self.slug)
 
     def fill_derived_fields(self):
         rendered = render_markdown(self.body, contents_title(self.language))

@@ -1,7 +1,6 @@
 """How notes are grouped: bilingual tags (django-taggit) and ordered series."""
 
 from django.db import IntegrityError, models, transaction
-from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 from markdownx.models import MarkdownxField
@@ -12,6 +11,7 @@ from blog.models.rendered import RenderedMarkdownMixin
 from blog.rendering import render_markdown
 from blog.text.bilingual import BilingualNameMixin
 from blog.text.cjk import has_cjk
+from blog.text.slug_urls import slug_path
 from blog.text.slugs import ascii_slug, unique_slug
 
 
@@ -127,7 +127,7 @@ class Tag(BilingualNameMixin, TagBase):
         return f"{slug}-{i}" if i is not None else slug
 
     def get_absolute_url(self):
-        return reverse("blog:tag-detail", kwargs={"slug": self.slug})
+        return slug_path("blog:tag-detail", self.slug)
 
 
 class TaggedNote(TaggedItemBase):
@@ -206,7 +206,7 @@ class Series(BilingualNameMixin, RenderedMarkdownMixin, models.Model):
         super().save(*args, **kwargs)
 
     def get_absolute_url(self):
-        return reverse("blog:series-detail", kwargs={"slug": self.slug})
+        return slug_path("blog:series-detail", self.slug)
 
     def fill_derived_fields(self):
         self.description_html = render_markdown(self.description).html

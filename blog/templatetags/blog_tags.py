@@ -13,6 +13,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, pgettext
 
 from blog.caching import rendered_entries
+from blog.caching.chrome import chrome
 from blog.text.bilingual import html_lang
 from blog.text.site_url import absolute_url
 from blog.text.validators import safe_url
@@ -25,6 +26,30 @@ _JSON_ESCAPES = {ord("<"): "\\u003C", ord(">"): "\\u003E", ord("&"): "\\u0026"}
 
 register.filter("lang_attr", html_lang)
 register.filter("safe_url", safe_url)
+
+
+@register.tag("chrome")
+def do_chrome(parser, token):
+    """``{% chrome "name" [vary …] %}…{% endchrome %}``: a part of the site's chrome, rendered
+    once per content state and language (:mod:`blog.caching.chrome`). What it encloses may show
+    only the site settings, the navigation, fixed URLs and static files — never anything of
+    the page (its URL, query, note or language versions); ``vary`` names what else it shows."""
+    name, *vary = token.split_contents()[1:]
+    nodelist = parser.parse(("endchrome",))
+    parser.delete_first_token()
+    return ChromeNode(
+        parser.compile_filter(name), [parser.compile_filter(each) for each in vary], nodelist
+    )
+
+
+class ChromeNode(template.Node):
+    def __init__(self, name, vary, nodelist):
+        self.name, self.vary, self.nodelist = name, vary, nodelist
+
+    def render(self, context):
+        vary = [each.resolve(context) for each in self.vary]
+        html = chrome(self.name.resolve(context), lambda: self.nodelist.render(context), *vary)
+        return mark_safe(html)  # noqa: S308 (our template's output, escaped as it rendered)
 
 
 @register.simple_tag

@@ -8,7 +8,7 @@ from django.shortcuts import redirect
 from django.views import generic
 
 from blog.caching import memoised, parts, site_settings
-from blog.models import Note
+from blog.models import Note, Tag
 from blog.models.share_links import check_share_token
 from blog.public.views.base import CachePolicyMixin, PublishedNoteMixin, can_preview
 from blog.text.bilingual import html_lang
@@ -134,9 +134,7 @@ class NoteDetailView(CachePolicyMixin, generic.DetailView):
     context_object_name = "note"
 
     def get_queryset(self):
-        return Note.objects.select_related(
-            "series", "translation", "translated_from"
-        ).prefetch_related("tags")
+        return Note.objects.select_related("series", "translation", "translated_from")
 
     def get_object(self, queryset=None):
         slug = self.kwargs["slug"]
@@ -155,7 +153,7 @@ class NoteDetailView(CachePolicyMixin, generic.DetailView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         note = self.object
-        tags = sorted(note.tags.all(), key=lambda tag: tag.slug)  # the same on every database
+        tags = self.tags_of(note)
         counterpart = note.counterpart
         if counterpart is not None and not counterpart.is_published():
             counterpart = None
@@ -172,6 +170,12 @@ class NoteDetailView(CachePolicyMixin, generic.DetailView):
         context["jsonld"] = note_jsonld(note, tags, site_settings(), url)
         self.depend_on_what_is_shown(note, context)
         return context
+
+    @staticmethod
+    def tags_of(note):
+        """The note's tags by slug (the same order on every database), in one plain query:
+        taggit's prefetch of them cost 1 ms more a page, most of a cold note's database work."""
+        return list(Tag.objects.filter(tagged_notes__content_object=note).order_by("slug"))
 
     @staticmethod
     def depend_on_what_is_shown(note, context):

@@ -15,6 +15,8 @@ show what it changed.
 * :func:`rendered_entries` (:mod:`.fragments`): list entries rendered once per state and
   language, shared by every list that shows a note;
 * :func:`site_settings` (:mod:`.settings_copy`): the settings' copy every page reads;
+* :mod:`.chrome`: the header, footer and head links, kept per state and language in each
+  process (``{% chrome %}`` in ``base.html``);
 * :mod:`.pages`: the middleware answering conditional GETs and serving anonymous pages from
   the shared page cache (configured in settings.MIDDLEWARE), with :mod:`.validators` (ETag,
   Last-Modified, preconditions), :mod:`.canonical` (which URLs are stored), :mod:`.author`

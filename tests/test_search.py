@@ -87,7 +87,7 @@ def test_words_of_one_or_two_letters_match_whole_words(client, publish):
 def test_other_short_terms_match_as_substrings(client, publish):
     publish(slug="mixed", title="Note", body="把 data调度 写在一起。")
     publish(slug="apart", title="Note", body="data 调度 c ++")
-    assert found(client, "a调") == ["mixed"]
+    assert found(client, '"a调"') == ["mixed"]  # quoted: unquoted, it is "a" and "调"
     assert found(client, "c+") == []
 
 

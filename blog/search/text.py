@@ -10,16 +10,19 @@ Matching rule (the same on SQLite and PostgreSQL):
   ``cublas``), dashes read as spaces (``FlashAttention-3`` is ``flashattention 3``), control
   and format characters dropped, whitespace collapsed.
 * A query is cut to :data:`MAX_QUERY_CHARS` characters and split into terms at whitespace
-  (and ``，、。；！？``); ``"a quoted phrase"`` (or ``“…”``) is one term. Punctuation at the
-  ends of a term is dropped, so FTS syntax (``NEAR(``, ``-x``, ``a*``, ``^``, ``:``) is just
-  text. Every term must match (AND), in the title, a tag name (either language) or the body.
+  (and ``，、。；！？``) and where CJK meets other letters: ``warp调度`` is ``warp 调度`` and
+  ``H100上`` is ``H100 上``, as a bilingual writer types them, so a note is found whether it
+  writes them glued or apart. ``"a quoted phrase"`` (or ``“…”``) is one term, looked for as
+  typed. Punctuation at the ends of a term is dropped, so FTS syntax (``NEAR(``, ``-x``,
+  ``a*``, ``^``, ``:``) is just text. Every term must match (AND), in the title, a tag name
+  (either language) or the body.
 * A term of three or more characters matches as a substring (``调度器``, ``cublas``,
   ``flashattention 3``), through the trigram index.
 * A term of one or two CJK characters (``调``, ``算子``) matches as a substring too, through
   the n-gram column: every CJK character and pair of adjacent characters of a note.
 * A term of one or two letters or digits (``3``, ``go``, ``c``) matches a whole word: as a
-  substring it would match nearly every note. Other short terms (``a调``, ``c+``) are checked
-  as substrings row by row after the other terms have narrowed the notes down.
+  substring it would match nearly every note. Other short terms (``c+``, a quoted ``"a调"``)
+  are checked as substrings row by row after the other terms have narrowed the notes down.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ MAX_TERMS = 12
 MIN_SUBSTRING_CHARS = 3  # the trigram tokenizer's (and pg_trgm's) minimum
 
 _CJK_RUN_RE = re.compile(f"[{CJK_CHARS}]+")
+_SCRIPT_RUN_RE = re.compile(f"[{CJK_CHARS}]+|[^{CJK_CHARS}]+")  # "warp调度" → "warp", "调度"
 # Letters and digits that are not CJK: one "word" of Latin, Greek, Cyrillic, digits...
 WORD_CHAR = f"(?:(?![{CJK_CHARS}])[^\\W_])"
 WORD_RE = re.compile(f"{WORD_CHAR}+")
@@ -158,7 +162,11 @@ def parse_query(raw: str | None) -> Query:
     terms: list[Term] = []
     for match in _QUERY_TOKEN_RE.finditer(fold(raw)):
         phrase = match.group(1) if match.group(1) is not None else match.group(2)
-        parts = [phrase] if phrase is not None else _TERM_SEPARATOR_RE.split(match.group(3))
+        if phrase is not None:
+            parts = [phrase]
+        else:
+            words = _TERM_SEPARATOR_RE.split(match.group(3))
+            parts = [run for word in words for run in _SCRIPT_RUN_RE.findall(word)]
         for part in parts:
             text = " ".join(_strip_edges(part).split())
             if text and all(term.text != text for term in terms):

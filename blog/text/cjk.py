@@ -10,6 +10,8 @@ CJK_CHARS = (
     "\u3100-\u312f\u3130-\u318f\u31a0-\u31bf\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff"
     "\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f\U00020000-\U000323af"
 )
+# Han alone (ideographs, compatibility ideographs, 〇): what has a pinyin reading.
+HAN_CHARS = "\u3007\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U000323af"
 # CJK punctuation and full-width forms: not words, but no space is written around them.
 CJK_PUNCTUATION = "\u3000-\u303f\uff00-\uffef"
 

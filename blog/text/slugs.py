@@ -1,8 +1,15 @@
-"""ASCII slugs for titles in any language: English words stay, Han characters become pinyin."""
+"""ASCII slugs for titles in any language: English words stay, Han characters become pinyin.
+
+:func:`ascii_slug` makes a slug of any text (tags, series, pages, imports, a note saved
+without one); :func:`proposed_slug` the shorter one the editor proposes for a new note.
+"""
 
 import re
+import unicodedata
 
 from django.utils.text import slugify
+
+from blog.text.cjk import HAN_CHARS
 
 MAX_SLUG_LENGTH = 80
 
@@ -36,31 +43,55 @@ def unique_slug(base, taken, max_length=MAX_SLUG_LENGTH):
     return slug
 
 
-PROPOSED_SLUG_LENGTH = 40
-_LATIN_WORD_RE = re.compile(r"[A-Za-z0-9]+(?:[.+#'’][A-Za-z0-9]+)*")
+PROPOSED_SLUG_LENGTH = 50
+PROPOSED_SLUG_WORDS = 6  # a Chinese character counts half: most Chinese words have two
+_HAN_RUN_RE = re.compile(f"([{HAN_CHARS}]+)")
+# "C++", "C#", "F#": slugify would leave a bare "c" of each.
+_LANGUAGE_NAME_RE = re.compile(r"\b([A-Za-z])(\+\+|#)(?!\w)")
+_SPELLED = {"++": "pp", "#": "sharp"}
+_PARTICLE = ("的", "de5")  # "X 的 Y": the possessive particle, neutral tone; not 目的 mùdì
 
 
-def _cut(slug, max_length):
-    """``slug`` shortened to ``max_length`` between two words where it can be."""
-    if len(slug) > max_length:
-        head = slug[:max_length]
-        slug = head.rsplit("-", 1)[0] if "-" in head else head
-    return slug.strip("-")
+def _slug_words(title):
+    """The words of ``title`` as slug parts, in order, each with its weight in half words:
+    Latin words and digits slugified (2), each Han character as its toneless pinyin (1)."""
+    from pypinyin import Style, lazy_pinyin  # lazily: see ascii_slug
+
+    words = []
+    # NFKC first: full-width "Ｈ１００" is "H100", and slugify would drop it.
+    for i, chunk in enumerate(_HAN_RUN_RE.split(unicodedata.normalize("NFKC", title))):
+        if i % 2 == 0:  # between Han runs: English words, digits, punctuation
+            chunk = _LANGUAGE_NAME_RE.sub(lambda m: m[1] + _SPELLED[m[2]], chunk)
+            words += [(word, 2) for word in slugify(chunk).split("-") if word.strip("_")]
+            continue
+        # The tone number says which reading pypinyin chose from the context: that is how
+        # the particle 的 (de5) is told from 的 in a word (目的 di4, 的确 di2).
+        syllables = lazy_pinyin(chunk, style=Style.TONE3, neutral_tone_with_five=True)
+        if len(syllables) == len(chunk):
+            syllables = [s for c, s in zip(chunk, syllables, strict=True) if (c, s) != _PARTICLE]
+        words += [(word, 1) for word in (slugify(s.rstrip("12345")) for s in syllables) if word]
+    return words
 
 
-def proposed_slug(title, max_length=PROPOSED_SLUG_LENGTH):
-    """The short slug the editor proposes for a new note's ``title`` (≤ ``max_length``).
+def proposed_slug(title, max_length=PROPOSED_SLUG_LENGTH, max_words=PROPOSED_SLUG_WORDS):
+    """The short slug the editor proposes for a new note's ``title``: what the title says, in
+    ASCII, in the title's order.
 
-    A title with English words keeps those alone: ``"在 H100 上超越 cuBLAS"`` → ``"h100-cublas"``.
-    A title without any (only Han characters, maybe digits) becomes its first pinyin
-    syllables: ``"调度器的设计与实现"`` → ``"diao-du-qi-de-she-ji-yu-shi-xian"``. The cut falls
-    between two words, never inside one. The author sees the proposal in the slug field and
-    may change it before the first save; afterwards nothing changes it by itself.
+    Latin words stay as they are (lowercased), Chinese becomes toneless pinyin, one syllable
+    per character, and the particle 的 is left out: ``"在 H100 上超越 cuBLAS"`` →
+    ``"zai-h100-shang-chao-yue-cublas"``, ``"warp 发散的代价"`` → ``"warp-fa-san-dai-jia"``.
+    A long title is cut between two words (or syllables), at ``max_words`` words (two Chinese
+    characters make one) and ``max_length`` characters, whichever comes first. The author sees
+    the proposal in the slug field and may change it before the first save; afterwards
+    nothing changes it by itself.
     """
-    title = title or ""
-    words = _LATIN_WORD_RE.findall(title)
-    if any(re.search("[A-Za-z]", word) for word in words):
-        slug = slugify(" ".join(words))
-    else:
-        slug = ascii_slug(title, max_length=4 * max_length)
-    return _cut(slug, max_length)
+    words = _slug_words(title or "")
+    parts, length, budget = [], -1, 2 * max_words
+    for word, weight in words:
+        length, budget = length + 1 + len(word), budget - weight
+        if length > max_length or budget < 0:
+            break
+        parts.append(word)
+    if words and not parts:
+        return words[0][0][:max_length].strip("_")  # one word longer than a slug may be
+    return "-".join(parts)

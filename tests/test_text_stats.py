@@ -6,13 +6,15 @@ from blog.rendering import render_markdown
 from blog.text.stats import count_han_and_latin, make_excerpt, reading_minutes
 
 ZH_SENTENCE = "并行计算是指同时使用多种计算资源解决计算问题的过程，是提高计算速度的一种有效手段。"
+# Repeated, one long sentence: an excerpt of whole sentences has to cut it.
+ZH_CLAUSE = ZH_SENTENCE.replace("。", "，")
 
 
 def test_chinese_excerpt_is_about_120_characters_with_an_ellipsis():
-    excerpt = make_excerpt(ZH_SENTENCE * 10)
+    excerpt = make_excerpt(ZH_CLAUSE * 10)
     assert excerpt.endswith("…")
     assert 110 <= len(excerpt) - 1 <= 120
-    assert (ZH_SENTENCE * 10).startswith(excerpt[:-1])
+    assert (ZH_CLAUSE * 10).startswith(excerpt[:-1])
 
 
 def test_english_excerpt_is_50_words_and_never_cuts_a_word():
@@ -33,7 +35,7 @@ def test_english_prose_with_punctuation_cuts_between_words():
 
 
 def test_mixed_text_counts_both_scripts():
-    text = "在 H100 上超越 cuBLAS 的 GEMM kernel 实现。" * 20
+    text = "在 H100 上超越 cuBLAS 的 GEMM kernel 实现，" * 20
     excerpt = make_excerpt(text)
     assert excerpt.endswith("…")
     # 4 words (1/50 each) + 8 CJK characters and punctuation (1/120 each) per repetition
@@ -83,7 +85,7 @@ def test_rendered_excerpt_strips_markup_and_code():
 
 
 def test_long_rendered_note_gets_an_ellipsis_and_keeps_prose_order():
-    rendered = render_markdown(f"{ZH_SENTENCE * 3}\n\n```c\nint x;\n```\n\n{ZH_SENTENCE * 3}")
+    rendered = render_markdown(f"{ZH_CLAUSE * 3}完。\n\n```c\nint x;\n```\n\n{ZH_SENTENCE * 3}")
     assert rendered.excerpt.endswith("…")
     assert "int x" not in rendered.excerpt
 

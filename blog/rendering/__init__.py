@@ -7,6 +7,7 @@ reading time) and :func:`render_preview` (the editor's preview, the same HTML). 
 * :mod:`.markdown`: Python-Markdown with pymdown-extensions, Pygments, heading anchors;
 * :mod:`.mathml`, :mod:`.spacing`, :mod:`.a11y`: biji's own Markdown extensions;
 * :mod:`.sanitizer`: the nh3 allowlist every rendered HTML passes through;
+* :mod:`.math_text`: how a formula reads as text (feeds, search text, excerpts);
 * :mod:`.feed_html`: the stored HTML rewritten for feed readers.
 
 May import: :mod:`blog.text` only.

@@ -6,16 +6,21 @@ Feed readers show an entry apart from its page, and terminal readers turn it int
 * every link into the note itself (footnotes, headings) points at the note's URL, not at
   the feed's: ``#fn-1`` becomes ``https://…/notes/x/#fn-1``; other relative links and images
   are made absolute on the site;
-* math once: the MathML stays (readers that render MathML show the formula, text converters
-  its characters), and the TeX source moves from the ``<annotation>`` element, which text
-  converters print as a second copy of the formula, into the ``alttext`` attribute MathML
-  defines for it.
+* math once, and readable as text: the MathML stays for readers that render it, carrying
+  text-only marks (:mod:`blog.rendering.math_text`) so that a text converter reads
+  "6.7×10^7" and "QK^⊤/√d" rather than "6.7×107" and "QK⊤/d"; the TeX source moves from the
+  ``<annotation>`` element, which text converters print as a second copy of the formula,
+  into the ``alttext`` attribute MathML defines for it;
+* display math is a paragraph of its own: text readers that know no ``<div>`` (newsboat)
+  would glue the formula to the text around it, a code block's language label included;
+  display math inside a paragraph gets line breaks around it.
 """
 
 import re
 from html import escape, unescape
 from urllib.parse import urljoin, urlsplit
 
+from blog.rendering.math_text import mark_math
 from blog.rendering.sanitizer import rewrite_start_tags
 
 _PERMALINK = re.compile(r'<a class="headerlink" href="[^"]*">¶</a>')
@@ -24,15 +29,30 @@ _MATH_WITH_TEX = re.compile(
 )
 
 
+# A formula, and the display-math <div> around it if there is one (the div holds nothing else).
+_FORMULA = re.compile(
+    r'(?P<div><div class="math-display">)?(?P<math><math\b[^>]*>.*?</math>)(?(div)</div>)',
+    re.DOTALL,
+)
+_DISPLAY_BLOCK = re.compile(r'<math\b[^>]*\bdisplay="block"')
+
+
 def _tex_as_alttext(match):
     start, content, tex = match.groups()
     return f'{start} alttext="{escape(unescape(tex), quote=True)}">{content}'
 
 
+def _formula_for_feeds(match):
+    math = _MATH_WITH_TEX.sub(_tex_as_alttext, mark_math(match.group("math")), count=1)
+    if match.group("div"):
+        return f'<p class="math-display">{math}</p>'
+    if _DISPLAY_BLOCK.match(math):
+        return f"<br>{math}<br>"
+    return math
+
+
 def feed_html(body_html: str, note_url: str) -> str:
     """``body_html`` for a feed entry of the note at the absolute ``note_url``."""
-    html = _PERMALINK.sub("", body_html)
-    html = _MATH_WITH_TEX.sub(_tex_as_alttext, html)
 
     def absolute(tag, attrs):
         changed, new = False, []
@@ -42,4 +62,6 @@ def feed_html(body_html: str, note_url: str) -> str:
             new.append((name, value))
         return new if changed else None
 
-    return rewrite_start_tags(html, absolute)
+    html = rewrite_start_tags(_PERMALINK.sub("", body_html), absolute)
+    # Math last: formulas hold no links, and their marks would triple the tags to rewrite.
+    return _FORMULA.sub(_formula_for_feeds, html) if "<math" in html else html

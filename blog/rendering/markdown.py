@@ -22,11 +22,19 @@ import markdown
 from pymdownx.slugs import slugify
 
 from blog.rendering.a11y import AccessibilityExtension
+from blog.rendering.math_text import TEXT_ENCODING, with_text_marks
 from blog.rendering.mathml import MathExtension
 from blog.rendering.sanitizer import sanitize_html
 from blog.rendering.spacing import AutospaceExtension
 from blog.text.cjk import CJK_CHARS, CJK_PUNCTUATION
-from blog.text.stats import collapse_whitespace, count_han_and_latin, make_excerpt, reading_minutes
+from blog.text.stats import (
+    LEFT_OUT,
+    PARAGRAPH_BREAK,
+    collapse_whitespace,
+    count_han_and_latin,
+    make_excerpt,
+    reading_minutes,
+)
 
 __all__ = [
     "Rendered", "render_markdown", "render_preview", "make_excerpt", "sanitize_html",
@@ -37,7 +45,7 @@ __all__ = [
 class Rendered:
     html: str  # sanitised body HTML
     toc_html: str  # sanitised <ul> of the headings (h1-h4), "" when there are none
-    plain_text: str  # all text incl. code and TeX source, whitespace collapsed (search)
+    plain_text: str  # all text incl. code and formulas as read, whitespace collapsed (search)
     excerpt: str  # plain-text excerpt of the prose only
     word_count: int
     reading_minutes: int
@@ -123,7 +131,7 @@ def render_markdown(text: str, toc_title: str = "Contents") -> Rendered:
         html=html,
         toc_html=toc_html,
         plain_text=plain,
-        excerpt=make_excerpt(prose or plain),  # a note of only headings/code still gets one
+        excerpt=make_excerpt(prose) or make_excerpt(plain),  # a note of only code gets one too
         word_count=han + latin,
         reading_minutes=reading_minutes(han, latin),
     )
@@ -155,12 +163,17 @@ class _Frame:
     plain: bool  # searchable text
     prose: bool  # excerpt material
     in_pre: bool  # whitespace is kept as written
-    plain_outside_math: bool  # what ``plain`` was before the enclosing <math>, if any
-    children: int = 0  # element children seen so far (a subscript is the second of <msub>)
 
 
-# MathML scripts read as text: t_{launch} is "t_launch" in an excerpt, not "tlaunch".
-_SCRIPT_MARKS = {"msub": {2: "_"}, "msup": {2: "^"}, "msubsup": {2: "_", 3: "^"}}
+def _left_out(tag, classes, attrs):
+    """Blocks the excerpt leaves out that the prose around them may lead into or go on from."""
+    if tag == "math":
+        return attrs.get("display") == "block"
+    return tag in {"pre", "table"} or bool(classes & {"highlight", "math-display"})
+
+
+def _classes(attrs):
+    return set((attrs.get("class") or "").split())
 
 
 class _TextExtractor(HTMLParser):
@@ -170,17 +183,21 @@ class _TextExtractor(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.plain: list[str] = []
         self.prose: list[str] = []
-        self.stack: list[_Frame] = [_Frame("", True, True, False, True)]
+        self.stack: list[_Frame] = [_Frame("", True, True, False)]
 
     def _own(self, tag, attrs):
         """(plain?, prose?) for this element itself, before inheriting from its parent."""
-        classes = set((attrs.get("class") or "").split())
+        classes = _classes(attrs)
         if classes & {"toc", "headerlink", "footnote-ref", "footnote-backref", "filename"}:
             return False, False
         if tag == "td" and "linenos" in classes:
             return False, False
+        if tag == "annotation":
+            # A formula reads as its tokens and text-reader marks (blog.rendering.math_text),
+            # not as its TeX source.
+            return attrs.get("encoding") == TEXT_ENCODING, attrs.get("encoding") == TEXT_ENCODING
         if tag == "math":
-            return False, attrs.get("display") != "block"  # presentation text: prose only
+            return True, attrs.get("display") != "block"
         if tag in {"pre", "table", "summary"} or tag in _HEADINGS:
             return True, False
         if classes & {"highlight", "footnote", "math-display", "admonition-title"}:
@@ -194,23 +211,15 @@ class _TextExtractor(HTMLParser):
         if tag in _VOID_TAGS:
             return
         parent = self.stack[-1]
-        parent.children += 1
-        mark = _SCRIPT_MARKS.get(parent.tag, {}).get(parent.children)
-        if mark and parent.prose:
-            self.prose.append(mark)
-        if tag == "annotation":
-            # The TeX source is what search should find; it is never excerpt material.
-            outside = parent.plain_outside_math
-            self.stack.append(_Frame(tag, outside, False, parent.in_pre, outside))
-            return
         plain, prose = self._own(tag, attrs)
+        if parent.prose and not prose and _left_out(tag, _classes(attrs), attrs):
+            self.prose.append(LEFT_OUT)
         self.stack.append(
             _Frame(
                 tag,
                 plain=parent.plain and plain,
                 prose=parent.prose and prose,
                 in_pre=parent.in_pre or tag == "pre",
-                plain_outside_math=parent.plain if tag == "math" else parent.plain_outside_math,
             )
         )
 
@@ -243,7 +252,7 @@ class _TextExtractor(HTMLParser):
 
 # Where one block ends and the next begins. Blocks are joined with a space, except after a
 # Chinese sentence's closing punctuation: "第一段。第二段", as Chinese is written.
-_BLOCK_BREAK = "\ue000"  # private use: should an author type one, it reads as a space
+_BLOCK_BREAK = PARAGRAPH_BREAK  # private use: should an author type one, it reads as a space
 _CJK_SENTENCE_BREAK_RE = re.compile(
     f"(?<=[{CJK_PUNCTUATION}])[\\s{_BLOCK_BREAK}]*{_BLOCK_BREAK}[\\s{_BLOCK_BREAK}]*(?=[{_CJK_TEXT}])"
 )
@@ -255,7 +264,8 @@ def _joined(parts: list[str]) -> str:
 
 
 def _extract_text(html: str) -> tuple[str, str]:
+    """(plain text, prose with the block marks :func:`make_excerpt` reads)."""
     parser = _TextExtractor()
-    parser.feed(html)
+    parser.feed(with_text_marks(html))
     parser.close()
-    return _joined(parser.plain), _joined(parser.prose)
+    return _joined(parser.plain), "".join(parser.prose)

@@ -5,6 +5,7 @@ absolute URLs on ``SITE_URL``.
 * :mod:`.bilingual`: names kept in both languages, shown in the reader's interface language;
 * :mod:`.slugs`: ASCII slugs from English words or pinyin;
 * :mod:`.stats`: CJK-aware word counts, reading time and excerpts;
+* :mod:`.sentences`: where Chinese and English sentences end (excerpts are whole ones);
 * :mod:`.validators`: which link schemes a reader may follow;
 * :mod:`.date_range`: the years a publication time and an original date may take;
 * :mod:`.site_url`: the one joiner of absolute URLs.

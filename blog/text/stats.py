@@ -15,6 +15,8 @@ import re
 import regex
 
 from blog.text.cjk import CJK_RE as _CJK_RE
+from blog.text.cjk import has_cjk
+from blog.text.sentences import ends_cjk_punctuation, is_complete, sentence_spans, starts_cjk
 
 HAN_PER_MINUTE = 300
 WORDS_PER_MINUTE = 200
@@ -81,28 +83,118 @@ def _flush(word: list[str]):
 
 _TRAILING_PUNCT = " ,，、;；:：.。!！?？-–—·…(（[【《〈「『“‘\"'"
 
+# What the rendering step leaves in the prose an excerpt is made of (private-use characters,
+# which nobody types): where one block of prose ends and the next begins, and where a code
+# block, a table or a display formula stood that the excerpt leaves out.
+PARAGRAPH_BREAK = "\ue000"
+LEFT_OUT = "\ue001"
+_MARKERS = f"{PARAGRAPH_BREAK}{LEFT_OUT}"
+# A run of breaks (the renderer marks both ends of a block): it is a left-out block if one is.
+_MARKERS_RE = re.compile(f"([\\s{_MARKERS}]*[{_MARKERS}][\\s{_MARKERS}]*)")
+# After a left-out block, what reads as going on from it: "where n is…", ", so…", "其中 M 是…".
+_CONTINUATION_RE = re.compile(r"[,，、;；:：.。)）]|[a-z]|(?:其中|式中)")
 
-def make_excerpt(text: str, han_limit: int = 120, word_limit: int = 50) -> str:
-    """Cut plain ``text`` to about ``han_limit`` Han characters or ``word_limit`` words.
 
-    Each CJK character (and each emoji or other non-ASCII symbol) costs ``1/han_limit``, each
-    Latin word ``1/word_limit``, ASCII punctuation a quarter of a Han character, whitespace
-    nothing; tokens are taken while the total stays within 1. Cuts fall between tokens, so a
-    word, a surrogate pair, a combining sequence or a ZWJ emoji is never split. "…" is appended
-    only when something was cut. Whitespace is collapsed.
-    """
-    text = collapse_whitespace(text or "")
-    cost_of = {
+def _costs(han_limit: int, word_limit: int) -> dict[str, float]:
+    return {
         "cjk": 1 / han_limit,
         "other": 1 / han_limit,
         "punct": 0.25 / han_limit,
         "word": 1 / word_limit,
         "space": 0.0,
     }
+
+
+def _cost(text: str, costs: dict[str, float]) -> float:
+    return sum(costs[kind] for _, kind in _tokens(text))
+
+
+def _cut(text: str, costs: dict[str, float]) -> str:
+    """``text`` cut to the budget between tokens, with "…" if anything was cut."""
     budget, taken, length = 1.0 + 1e-9, 0.0, 0
     for token, kind in _tokens(text):
-        taken += cost_of[kind]
+        taken += costs[kind]
         if taken > budget:
             return text[:length].rstrip(_TRAILING_PUNCT) + "…"
         length += len(token)
     return text
+
+
+def _sentences(text: str) -> list[tuple[str, str | None]]:
+    """(sentence, the text between it and the sentence before if they were side by side) for
+    every sentence of ``text`` that makes sense alone.
+
+    Left out with the blocks the renderer marked :data:`LEFT_OUT`: a sentence that runs into
+    one without a full stop ("The total time is", "测得的结果如下："), and a sentence after one
+    that goes on from it ("where n is the size.", "其中 M 是…", or the "." after a formula).
+    """
+    kept = []
+    pieces = _MARKERS_RE.split(text)
+    # For the piece at hand: None if no left-out block comes right before it; else whether
+    # that block came before a sentence had ended (it was part of one, or a colon introduced
+    # it), so that what follows may go on from it.
+    open_block = None
+    for i in range(0, len(pieces), 2):
+        piece = collapse_whitespace(pieces[i])
+        run = pieces[i + 1] if i + 1 < len(pieces) else ""
+        before_left_out = LEFT_OUT in run
+        spans, previous_end = sentence_spans(piece), None
+        for j, (start, end) in enumerate(spans):
+            sentence = piece[start:end]
+            dropped = (j == len(spans) - 1 and before_left_out and not is_complete(sentence)) or (
+                j == 0 and _reads_on(sentence, open_block)
+            )
+            if not dropped:
+                glue = piece[previous_end:start] if previous_end is not None else None
+                kept.append((sentence, glue))
+            previous_end = None if dropped else end
+        if before_left_out:
+            open_block = not (spans and is_complete(piece[spans[-1][0] : spans[-1][1]]))
+        elif piece:
+            open_block = None  # prose between: nothing goes on from a block
+    return kept
+
+
+def _reads_on(sentence: str, open_block: bool | None) -> bool:
+    """Whether ``sentence``, the first after a left-out block (``open_block`` None: not after
+    one), goes on from that block rather than starting afresh."""
+    if open_block is None:
+        return False
+    if not any(char.isalnum() for char in sentence):
+        return True  # punctuation the block left behind: "$$…$$."
+    if not open_block or _CONTINUATION_RE.match(sentence) is None:
+        return False
+    return not (sentence[0].islower() and has_cjk(sentence))  # "naive 实现会…" starts afresh
+
+
+def _join(before: str, after: str) -> str:
+    """The separator between two sentences that were not side by side in the text."""
+    return "" if ends_cjk_punctuation(before) and starts_cjk(after) else " "
+
+
+def make_excerpt(text: str, han_limit: int = 120, word_limit: int = 50) -> str:
+    """Whole sentences from the start of ``text``, about ``han_limit`` Han characters or
+    ``word_limit`` words at most.
+
+    Each CJK character (and each emoji or other non-ASCII symbol) costs ``1/han_limit``, each
+    Latin word ``1/word_limit``, ASCII punctuation a quarter of a Han character, whitespace
+    nothing; sentences (:mod:`blog.text.sentences`) are taken while the total stays within 1.
+    Only a first sentence longer than that is cut, between tokens (a word, a surrogate pair,
+    a combining sequence or a ZWJ emoji is never split), and "…" appended. Whitespace is
+    collapsed.
+
+    Sentences that do not make sense alone once code, tables and display math are gone
+    (marked by the renderer with :data:`LEFT_OUT`) are left out. If that leaves nothing, the
+    excerpt is empty: the caller still has the text with those blocks to make one from.
+    """
+    costs = _costs(han_limit, word_limit)
+    sentences = _sentences(text or "")
+    excerpt, taken = "", 0.0
+    for sentence, glue in sentences:
+        taken += _cost(sentence, costs)
+        if taken > 1.0 + 1e-9:
+            return excerpt or _cut(sentence, costs)
+        if excerpt:
+            excerpt += glue if glue is not None else _join(excerpt, sentence)
+        excerpt += sentence
+    return excerpt

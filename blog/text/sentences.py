@@ -1,0 +1,75 @@
+"""Where sentences end, in Chinese, English and text that mixes them.
+
+The rule (used by excerpts, :func:`blog.text.stats.make_excerpt`):
+
+* a Chinese sentence ends after 。！？ (a run of them), with any closing quote or bracket;
+* an English sentence ends after . ! ? followed by a space or the end, with any closing quote
+  or bracket: "3.14" and "cuBLAS.so" go on; so do "e.g.", "i.e.", an initial ("J. Smith") and
+  a few abbreviations ("vs.", "Fig.") — "etc." ends a sentence, as it mostly does;
+* ! and ? written in ASCII end a Chinese sentence too: "真的吗?下一句".
+
+A sentence is *complete* when it ends that way; the last words of a paragraph may not be (a
+list item, a line ending in a colon before a code block).
+"""
+
+import re
+
+from blog.text.cjk import CJK_CHARS, CJK_PUNCTUATION
+
+CJK_TERMINALS = "。！？"
+LATIN_TERMINALS = ".!?"
+CLOSERS = "”’」』）)》〉】]\"'"
+_ABBREVIATIONS = {"vs", "cf", "al", "dr", "mr", "mrs", "ms", "prof", "fig", "eq", "no", "resp"}
+
+_END_RE = re.compile(
+    f"(?:[{CJK_TERMINALS}]+|[{re.escape(LATIN_TERMINALS)}]+)[{re.escape(CLOSERS)}]*"
+)
+_WORD_BEFORE_RE = re.compile(r"(\w+)$")
+_CJK_START_RE = re.compile(f"[{CJK_CHARS}{CJK_PUNCTUATION}]")
+
+
+def _ends_here(text: str, match: re.Match) -> bool:
+    if match.group()[0] in CJK_TERMINALS:
+        return True
+    after = text[match.end() : match.end() + 1]
+    if after and not after.isspace():
+        # "3.14", "a.b": not an end; "好吗?下一句": ASCII ! or ? before Chinese is.
+        return match.group()[0] in "!?" and _CJK_START_RE.match(after) is not None
+    if match.group()[0] == ".":
+        word = _WORD_BEFORE_RE.search(text, 0, match.start())
+        if word and (
+            (len(word[1]) == 1 and word[1].isalpha()) or word[1].lower() in _ABBREVIATIONS
+        ):
+            return False  # "e.g. x", "J. Smith", "vs. y"
+    return True
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each sentence of ``text``, without the spaces between them."""
+    spans, start = [], 0
+    for match in _END_RE.finditer(text):
+        if _ends_here(text, match):
+            spans.append((start, match.end()))
+            start = match.end()
+    spans.append((start, len(text)))
+    trimmed = []
+    for start, end in spans:
+        chunk = text[start:end]
+        if chunk.strip():
+            lead = len(chunk) - len(chunk.lstrip())
+            trimmed.append((start + lead, start + len(chunk.rstrip())))
+    return trimmed
+
+
+def is_complete(sentence: str) -> bool:
+    """Whether ``sentence`` ends with a full stop, question mark or exclamation mark."""
+    core = sentence.rstrip().rstrip(CLOSERS)
+    return bool(core) and core[-1] in CJK_TERMINALS + LATIN_TERMINALS
+
+
+def starts_cjk(text: str) -> bool:
+    return _CJK_START_RE.match(text) is not None
+
+
+def ends_cjk_punctuation(text: str) -> bool:
+    return bool(text) and re.match(f"[{CJK_PUNCTUATION}]", text[-1]) is not None

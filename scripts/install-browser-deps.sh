@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Debian's chromium and CJK fonts for the browser tests, a Java runtime for the Nu HTML
-# Checker, and axe-core, vnu-jar and Lighthouse from npm (exactly package-lock.json's).
+# Checker, newsboat and tmux (a real text feed reader, tests/test_feed_math_text.py), and axe-core, vnu-jar and Lighthouse from npm (exactly package-lock.json's).
 # Playwright's own browser download does not work here; the tests drive /usr/bin/chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,6 +10,8 @@ need=()
 fc-list 2>/dev/null | grep -qi "Noto Sans CJK" || need+=(fonts-noto-cjk)
 command -v npm >/dev/null || need+=(npm)
 command -v java >/dev/null || need+=(default-jre-headless)
+command -v newsboat >/dev/null || need+=(newsboat)
+command -v tmux >/dev/null || need+=(tmux)
 if [ ${#need[@]} -gt 0 ]; then
   echo "installing Debian packages: ${need[*]}"
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"

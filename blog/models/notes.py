@@ -233,9 +233,10 @@ class Note(RenderedMarkdownMixin, models.Model):
 
     @property
     def shows_toc_box(self):
-        """The contents box above the body: the note has headings, and the author did not
-        place ``[TOC]`` in the body already."""
-        return bool(self.toc_html) and 'class="toc"' not in self.body_html
+        """The contents box above the body: the note has two headings or more (a box naming
+        one heading only repeats it), and the author did not place ``[TOC]`` in the body
+        already."""
+        return self.toc_html.count("<li") >= 2 and 'class="toc"' not in self.body_html
 
     @property
     def updated_after_publication(self):

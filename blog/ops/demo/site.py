@@ -61,10 +61,12 @@ SITE = {
         "林舟的双语笔记：CUDA 与 GPU 算子、推理引擎、并行计算课程笔记、译文和随笔。"
         " Bilingual notes on CUDA kernels, inference engines, parallel computing and life."
     ),
+    # The footer is one text for both interfaces: the author's name and the licence, which read
+    # the same in either. The page adds the translated feed links itself (templates/base.html).
+    # A no-break space keeps "CC BY-NC-SA 4.0" whole where the stylesheet does not apply.
     "footer": (
-        "© 2025–2026 林舟 Lin Zhou · 文字采用 "
-        "[CC BY-NC-SA 4.0](https://creativecommons.org/licenses/by-nc-sa/4.0/) 许可 · "
-        "[RSS](/feed/) · [Atom](/feed/atom/)"
+        "© 2025–2026 林舟 Lin Zhou · "
+        "[CC BY-NC-SA\u00a04.0](https://creativecommons.org/licenses/by-nc-sa/4.0/)"
     ),
 }
 

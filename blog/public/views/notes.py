@@ -32,6 +32,12 @@ def series_parts(note):
     A note and its translation are one part: the box lists the parts in the note's own
     language where they exist. A note previewed before publication is slotted in at its
     position, so its banner and box read as they will once it is live.
+
+    A part's number is its position in the series, as the author set it (a translation shares
+    its original's): counting the parts shown renumbered every later part when a scheduled one
+    appeared ("Part 5 of 6" one day, "Part 6 of 6" the next). The total is the highest number
+    shown, so it neither counts nor names a part readers cannot see yet. A part without a
+    position has no number: any number given it would change when a part is placed before it.
     """
     parts = list(
         Note.objects.published()
@@ -45,11 +51,13 @@ def series_parts(note):
         key=lambda n: (n.series_position is None, n.series_position or 0, n.published_at or 0, n.pk)
     )
     index = next(i for i, part in enumerate(parts) if part.pk == note.pk)
+    numbers = [part.series_position for part in parts if part.series_position is not None]
     return {
         "series": note.series,
         "parts": parts,
-        "number": index + 1,
-        "total": len(parts),
+        "number": note.series_position,
+        "total": max(numbers, default=None),
+        "count": len(parts),
         "previous": parts[index - 1] if index > 0 else None,
         "next": parts[index + 1] if index + 1 < len(parts) else None,
     }
@@ -57,6 +65,10 @@ def series_parts(note):
 
 def related_notes(note, tag_ids, exclude):
     """Published notes sharing the most tags with ``note``, newest first among equals.
+
+    A translated pair is one work, listed once in the note's own language where that version
+    is published (the series box's rule): both versions share their tags, so they came in
+    together and took two of the few places.
 
     Candidates are the :data:`RELATED_WINDOW` published notes before and after the note's
     publication time (the newest ones for a note not yet published): counting shared tags
@@ -78,6 +90,7 @@ def related_notes(note, tag_ids, exclude):
     # made SQLite walk every published note through the date index instead of the window.
     return list(
         Note.objects.filter(window, tags__in=tag_ids)
+        .in_interface(note.language)
         .exclude(pk__in=exclude)
         .annotate(shared_tags=Count("pk"))
         .only("pk", "title", "slug", "language", "published_at")

@@ -1,13 +1,23 @@
-"""Edit conflicts: a change form remembers the version it was opened at.
+"""Edit conflicts: a change form remembers the version it was opened at, and its text then.
 
 The version is the object's ``updated_at``, which every author's save moves (the admin form,
 the bulk actions, a revision restore) and a re-render does not (``render()`` stores derived
-fields only). A form whose version is older than the stored one is refused:
+fields only). Beside it the form carries the texts of its merged fields (title, summary, body)
+as they were when it was opened: the *base* of a three-way merge (:mod:`.merge`).
 
-* the message says who changed the object and when, and links to its history;
-* the author's text stays in the form, with a diff of the stored text against it;
-* the form now carries the stored version, so saving it again (after merging by hand) is a
-  deliberate choice to replace the newer text, never an accident.
+A form whose version is older than the stored one is refused, and shown again merged:
+
+* first, what the other save changed: who, when, its change message, and a diff of each text
+  from the base to the stored version;
+* the other save's changes that touch other lines than the author's are applied to the
+  author's text in the form; where both changed the same lines, the form holds both between
+  marker lines and asks which to keep (theirs, mine, both). The choice is applied in the page
+  (``static/js/conflict.js``) or, without JavaScript, by the next save;
+* the author's text as submitted stays on the page, whatever is chosen;
+* the form now carries the stored version and its text as the new base, so saving it again
+  is a deliberate choice over the newer version, never an accident (which stays in the
+  history). A form without a base (opened before biji carried one) shows every difference as
+  a choice.
 
 The check reads the row with ``select_for_update()`` inside the admin's transaction, so two
 saves racing each other are serialised: the second one sees the first one's version (on
@@ -15,18 +25,37 @@ SQLite, biji's IMMEDIATE transactions serialise writers already).
 """
 
 import difflib
+import json
+import re
+from dataclasses import dataclass
 
 from django import forms
 from django.db import connection, transaction
+from django.template.loader import render_to_string
 from django.urls import NoReverseMatch, reverse
 from django.utils import formats, timezone
 from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
+from django.utils.text import capfirst, get_text_list
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from blog.models.revisions import latest_version, version_of
+from blog.authoring.changes import changed_fields, describe
+from blog.authoring.merge import (
+    MINE,
+    THEIRS,
+    Chunk,
+    marked_conflicts,
+    merge,
+    merge_token,
+    normalise,
+    resolve,
+    two_way,
+)
+from blog.models.revisions import latest_version, version_of, versions_since
 
 VERSION_FIELD = "edit_version"
+BASE_SUFFIX = "_base"  # the hidden input beside the version: the texts it was opened at
 
 
 def stored_version(obj, lock=True):
@@ -46,7 +75,11 @@ def last_editor(obj):
 
 
 def text_diff(old, new, old_label, new_label):
-    """A line diff as HTML (a <pre> with <del>/<ins> lines), empty when nothing differs."""
+    """A line diff as HTML (a <pre> with <del>/<ins> lines), empty when nothing differs.
+
+    The lines are blocks joined with nothing between them: a newline between blocks in a
+    ``pre`` shows as an empty line, which double-spaced every diff. Its header names the two
+    sides, and each part says the line it starts at, for authors rather than for patch."""
     lines = list(
         difflib.unified_diff(
             (old or "").splitlines(), (new or "").splitlines(), old_label, new_label, lineterm=""
@@ -56,33 +89,101 @@ def text_diff(old, new, old_label, new_label):
         return ""
 
     def row(line):
-        if line.startswith(("+++", "---", "@@")):
-            return ("span", "diff-meta", line)
+        if line.startswith("---"):
+            return ("span", "diff-meta", "− " + line[4:])
+        if line.startswith("+++"):
+            return ("span", "diff-meta", "+ " + line[4:])
+        if line.startswith("@@"):
+            match = _HUNK.match(line)
+            number = match.group(1) if match else "?"
+            return ("span", "diff-meta", "⋯ " + _("line %(number)s") % {"number": number})
         if line.startswith("+"):
             return ("ins", "diff-ins", line)
         if line.startswith("-"):
             return ("del", "diff-del", line)
         return ("span", "diff-same", line)
 
-    body = format_html_join("\n", '<{0} class="{1}">{2}</{0}>', (row(line) for line in lines))
+    body = format_html_join("", '<{0} class="{1}">{2}</{0}>', (row(line) for line in lines))
     return format_html('<pre class="text-diff">{}</pre>', body)
+
+
+_HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)")
+
+
+class OpenedVersionInput(forms.HiddenInput):
+    """The version the form was opened at and, beside it (``<name>_base``), the texts of the
+    merged fields at that version: what a merge needs to tell whose change a line is."""
+
+    base = None
+
+    def render(self, name, value, attrs=None, renderer=None):
+        version = super().render(name, value, attrs, renderer)
+        if self.base is None:
+            return version
+        return format_html(
+            '{}<input type="hidden" name="{}" value="{}">',
+            version,
+            name + BASE_SUFFIX,
+            json.dumps(self.base, ensure_ascii=False),
+        )
+
+
+@dataclass
+class Choice:
+    """A place where both saves changed the same lines of ``field``, for the author."""
+
+    field: str  # the form field's name
+    input: str  # its HTML name
+    label: str
+    number: int
+    theirs: str
+    mine: str
+    multiline: bool
+    chosen: str = ""
+
+    @property
+    def name(self):
+        return f"merge-{self.input}-{self.number}" if self.multiline else f"merge-{self.input}"
 
 
 class EditVersionFormMixin(forms.Form):
     """For model forms of objects with ``updated_at``: see the module's docstring.
 
-    ``conflict_fields`` names the text fields diffed in the message.
+    ``conflict_fields`` names the text fields merged (those the form has).
     """
 
     edit_version = forms.CharField(
-        label=gettext_lazy("version opened"), required=False, widget=forms.HiddenInput
+        label=gettext_lazy("version opened"), required=False, widget=OpenedVersionInput
     )
-    conflict_fields = ("title", "body")
+    conflict_fields = ("title", "summary", "body")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields[VERSION_FIELD].initial = version_of(self.instance)
         self.conflict = None
+        base = self._posted_base() if self.is_bound else None
+        if base is None and self.instance.pk is not None:
+            base = self._texts_of(self.instance)
+        self.fields[VERSION_FIELD].widget.base = base
+
+    @property
+    def merged_fields(self):
+        return [field for field in self.conflict_fields if field in self.fields]
+
+    def _multiline(self, field):
+        return isinstance(self.fields[field].widget, forms.Textarea)
+
+    def _texts_of(self, obj):
+        return {field: getattr(obj, field, "") or "" for field in self.merged_fields}
+
+    def _posted_base(self):
+        try:
+            base = json.loads(self.data.get(self.add_prefix(VERSION_FIELD) + BASE_SUFFIX, ""))
+        except (TypeError, ValueError):
+            return None
+        if not isinstance(base, dict):
+            return None
+        return {key: value for key, value in base.items() if isinstance(value, str)}
 
     def clean(self):
         cleaned = super().clean()
@@ -90,62 +191,165 @@ class EditVersionFormMixin(forms.Form):
             return cleaned
         opened_at = cleaned.get(VERSION_FIELD) or ""
         stored, current = stored_version(self.instance)
-        if stored is None or not opened_at or opened_at == current:
+        stale = stored is not None and opened_at and opened_at != current
+        undecided, stray = self._apply_choices(cleaned, opened_at, None if stale else stored)
+        if undecided or stray:
+            raise forms.ValidationError(
+                self._render_panel(choices=undecided, stray=stray, token=merge_token(opened_at)),
+                code="merge_undecided",
+            )
+        if not stale:
             return cleaned
         self.conflict = stored
-        # Saving again is now a deliberate choice to replace the newer version.
-        self.data = self.data.copy()
-        self.data[self.add_prefix(VERSION_FIELD)] = current
-        raise forms.ValidationError(self._conflict_message(stored), code="edit_conflict")
+        raise forms.ValidationError(
+            self._merge(stored, opened_at, current, cleaned), code="edit_conflict"
+        )
 
-    def _conflict_message(self, stored):
+    # --- the author's choices, from the page shown after a conflict -------------------------
+
+    def _apply_choices(self, cleaned, opened_at, stored):
+        """Apply the choices posted for the conflicts marked at ``opened_at``; the conflicts
+        left undecided, and whether marker lines were left without their pair."""
+        token = merge_token(opened_at)
+        undecided, stray, data = [], False, None
+        for field in self.merged_fields:
+            if field not in cleaned:
+                continue
+            name = self.add_prefix(field)
+            if not self._multiline(field):
+                # Their title, chosen: the stored one (only if nothing was saved since).
+                if stored is not None and self.data.get(f"merge-{name}") == THEIRS:
+                    cleaned[field] = getattr(stored, field)
+                continue
+            marked, broken = marked_conflicts(cleaned[field] or "", token)
+            if not marked and not broken:
+                continue
+            choices = {c.number: self.data.get(f"merge-{name}-{c.number}") for c in marked}
+            text, left = resolve(cleaned[field] or "", token, choices)
+            cleaned[field] = text
+            if left or broken:
+                stray = stray or broken
+                label = self._label(field)
+                undecided += [
+                    Choice(field, name, label, c.number, c.theirs, c.mine, True) for c in left
+                ]
+                data = data if data is not None else self.data.copy()
+                data[name] = text  # the decided ones applied; the others still marked
+        if data is not None:
+            self.data = data
+        return undecided, stray
+
+    # --- a stale form: merge and ask -----------------------------------------------------------
+
+    def _merge(self, stored, opened_at, current, cleaned):
+        base = self._posted_base()
+        token = merge_token(current)
+        labels = (_("their version"), _("your version"))
+        data = self.data.copy()
+        # Saving again is now a deliberate choice over the newer version.
+        data[self.add_prefix(VERSION_FIELD)] = current
+        their_changes, choices, mine_texts, applied = [], [], [], 0
+        for field in self.merged_fields:
+            name = self.add_prefix(field)
+            label = self._label(field)
+            # Compared as form fields clean them: line endings and outer blank space aside.
+            tidy = normalise if self._multiline(field) else (lambda text: (text or "").strip())
+            theirs = tidy(getattr(stored, field, ""))
+            mine = tidy(cleaned[field] if field in cleaned else self.data.get(name, ""))
+            old = tidy(base[field]) if base is not None and field in base else None
+            if old is not None and old != theirs:
+                diff = text_diff(old, theirs, _("when you opened it"), _("saved since"))
+                their_changes.append((label, diff))
+            elif old is None and theirs != mine:
+                diff = text_diff(theirs, mine, _("saved version"), _("your version"))
+                their_changes.append((label, diff))
+            if self._multiline(field):
+                result = merge(old, theirs, mine) if old is not None else two_way(theirs, mine)
+                merged = result.text(token, labels)
+                applied += result.theirs_applied
+                choices += [
+                    Choice(field, name, label, number, "".join(c.theirs), "".join(c.mine), True)
+                    for number, c in enumerate(result.conflicts, start=1)
+                ]
+                if merged != mine:
+                    mine_texts.append((stored._meta.get_field(field).verbose_name, mine))
+            else:
+                chunk = Chunk(old, theirs, mine)
+                merged = chunk.merged()
+                if merged is None:  # both changed it: the form keeps the author's
+                    merged = mine
+                    choices.append(Choice(field, name, label, 1, theirs, mine, False, MINE))
+                applied += chunk.kind == THEIRS
+            data[name] = merged
+        self.data = data
+        self.fields[VERSION_FIELD].widget.base = self._texts_of(stored)
+        return self._render_panel(
+            stored=stored,
+            opened_at=opened_at,
+            their_changes=their_changes,
+            two_way=base is None,
+            choices=choices,
+            applied=applied,
+            mine_texts=mine_texts,
+            token=token,
+        )
+
+    def _label(self, field):
+        return capfirst(self.instance._meta.get_field(field).verbose_name)
+
+    def _other_fields_differing(self):
+        """Labels of the other fields whose value in the form is not the saved one."""
+        skip = {*self.merged_fields, VERSION_FIELD}
+        return [
+            str(self.fields[name].label or name)
+            for name in changed_fields(self)
+            if name not in skip and name in self.fields
+        ]
+
+    def _render_panel(self, *, stored=None, opened_at="", choices=(), token="", **context):
+        obj = stored if stored is not None else self.instance
+        lead = ""
+        other_saves = []
+        if stored is not None:
+            lead = self._lead(stored)
+            other_saves = [
+                {
+                    "user": version.revision.user.get_username() if version.revision.user else "",
+                    "date": version.revision.date_created,
+                    "what": describe(version.revision.comment, type(stored)),
+                }
+                for version in versions_since(stored, opened_at)
+            ]
+            context["others"] = get_text_list(self._other_fields_differing(), _("and"))
+        try:
+            info = obj._meta.app_label, obj._meta.model_name
+            history = reverse("admin:{}_{}_history".format(*info), args=[obj.pk])
+        except NoReverseMatch:
+            history = ""
+        return mark_safe(  # noqa: S308 (a template: everything in it is escaped)
+            render_to_string(
+                "admin/blog/conflict/panel.html",
+                {
+                    **context,
+                    "lead": lead,
+                    "other_saves": other_saves,
+                    "choices": choices,
+                    "token": token,
+                    "history_url": history,
+                    "object_name": obj._meta.verbose_name,
+                },
+            ).strip()
+        )
+
+    def _lead(self, stored):
         editor = last_editor(stored)
         when = formats.time_format(timezone.localtime(stored.updated_at), "H:i")
         name = stored._meta.verbose_name
         if editor is not None:
-            text = _(
+            return _(
                 "This %(name)s was changed by %(user)s at %(time)s since you opened it. "
-                "Nothing was saved: your text is still below."
+                "Nothing was saved yet."
             ) % {"name": name, "user": editor.get_username(), "time": when}
-        else:
-            text = _(
-                "This %(name)s was changed at %(time)s since you opened it. "
-                "Nothing was saved: your text is still below."
-            ) % {"name": name, "time": when}
-        diffs = format_html_join(
-            "",
-            "<p>{}</p>{}",
-            (
-                (
-                    stored._meta.get_field(field).verbose_name.capitalize(),
-                    text_diff(
-                        getattr(stored, field, ""),
-                        self.data.get(self.add_prefix(field), ""),
-                        _("saved version"),
-                        _("your version"),
-                    ),
-                )
-                for field in self.conflict_fields
-                if getattr(stored, field, "") != self.data.get(self.add_prefix(field), "")
-            ),
-        )
-        try:
-            info = stored._meta.app_label, stored._meta.model_name
-            history = reverse("admin:{}_{}_history".format(*info), args=[stored.pk])
-        except NoReverseMatch:
-            history = ""
-        return format_html(
-            '<span class="edit-conflict">{text} {advice} <a href="{history}" target="_blank">'
-            "{history_label}</a></span>"
-            '<details class="edit-conflict-diff" open><summary>{diff_label}</summary>{diffs}'
-            "</details>",
-            text=text,
-            advice=_(
-                "Merge the changes into your text, then save again: that replaces the newer "
-                "version, which stays in the history."
-            ),
-            history=history,
-            history_label=_("Open the history in a new tab"),
-            diff_label=_("What differs between the saved version and yours"),
-            diffs=diffs,
-        )
+        return _(
+            "This %(name)s was changed at %(time)s since you opened it. Nothing was saved yet."
+        ) % {"name": name, "time": when}

@@ -1,13 +1,14 @@
-"""The admin's history of a note or page: who, when, a diff of each version, restore.
+"""The admin's history of a note or page: who, when, what changed, a diff of any two versions
+(or of one with the current text), restore.
 
-Revisions themselves (what is versioned, recording, restoring) are :mod:`blog.models.revisions`.
+Revisions themselves (what is versioned, recording, restoring) are :mod:`blog.models.revisions`;
+what a save changed and how that reads is :mod:`blog.authoring.changes`.
 """
 
 import json
 
 import reversion
 from django.contrib import messages
-from django.contrib.admin.models import LogEntry
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
@@ -18,15 +19,31 @@ from django.urls import path, reverse
 from django.utils.html import format_html_join
 from django.utils.translation import gettext as _
 
+from blog.authoring.changes import change_message, describe, with_labels
 from blog.authoring.conflicts import VERSION_FIELD, text_diff
 from blog.models import Note, Page
-from blog.models.revisions import recording, restore, tag_names, version_of, versions_of
+from blog.models.revisions import local_date, recording, restore, version_of, versions_of
+from blog.text.bilingual import in_interface_language
 
 DIFFED_FIELDS = {Note: ("title", "summary", "body"), Page: ("title", "body")}
+CURRENT = "current"  # the compare page's name for the text as it is now
 
 
-def _current_tag_names(note):
-    return sorted(str(tag) for tag in note.tags.all())
+def _tag_names(tags):
+    """Tag names in the admin's language, sorted: ``tags`` as (Chinese, English) pairs."""
+    return sorted(filter(None, (in_interface_language(zh, en) for zh, en in tags)))
+
+
+def _version_tags(version):
+    return [
+        (data.get("name_zh") or "", data.get("name") or "")
+        for data in (
+            tag_version.field_dict
+            for tag_version in version.revision.version_set.filter(
+                content_type__app_label="blog", content_type__model="tag"
+            )
+        )
+    ]
 
 
 def snapshot(obj, version=None):
@@ -35,12 +52,13 @@ def snapshot(obj, version=None):
     if version is None:
         data = {field: getattr(obj, field) or "" for field in fields}
         if isinstance(obj, Note):
-            data["tags"] = ", ".join(_current_tag_names(obj))
+            tags = [(tag.name_zh, tag.name) for tag in obj.tags.all()]
+            data["tags"] = ", ".join(_tag_names(tags))
     else:
         stored = version.field_dict
         data = {field: stored.get(field) or "" for field in fields}
         if isinstance(obj, Note):
-            data["tags"] = ", ".join(tag_names(version))
+            data["tags"] = ", ".join(_tag_names(_version_tags(version)))
     return data
 
 
@@ -57,8 +75,13 @@ def diff_html(obj, old, new, old_label, new_label):
 
 
 class RevisionAdminMixin:
-    """History with author, time and comment; a diff of each version against the current
-    text; restore. Admin saves and the change messages become revisions."""
+    """History with author, time and what changed; a diff of any two versions, or of one with
+    the current text; restore. Admin saves and their change messages become revisions.
+
+    A save's change message names the fields the author really changed
+    (:func:`blog.authoring.changes.change_message`); the revision keeps it by field name, shown
+    in the reader's language, and Django's admin log gets its usual English labels. (Inline
+    formsets are not described: the versioned admins have none.)"""
 
     object_history_template = "admin/blog/revisions/history.html"
 
@@ -68,24 +91,35 @@ class RevisionAdminMixin:
         with recording(request.user, manual=True):
             return super().changeform_view(request, object_id, form_url, extra_context)
 
+    def construct_change_message(self, request, form, formsets, add=False):
+        return change_message(form, add)
+
     def log_addition(self, request, obj, message):
         self._add_to_revision(obj, message)
-        return super().log_addition(request, obj, message)
+        return super().log_addition(request, obj, self._labelled(message))
 
     def log_change(self, request, obj, message):
         self._add_to_revision(obj, message)
-        return super().log_change(request, obj, message)
+        return super().log_change(request, obj, self._labelled(message))
+
+    def _labelled(self, message):
+        return with_labels(message, self.model) if isinstance(message, list) else message
 
     def _add_to_revision(self, obj, message):
         if reversion.is_active():
             reversion.add_to_revision(obj)
-            text = change_message_text(message)
-            if text:
-                reversion.set_comment(text)
+            comment = json.dumps(message) if isinstance(message, list) else message
+            if comment:
+                reversion.set_comment(comment)
 
     def get_urls(self):
         info = self.opts.app_label, self.opts.model_name
         return [
+            path(
+                "<path:object_id>/history/compare/",
+                self.admin_site.admin_view(self.compare_view),
+                name="{}_{}_compare".format(*info),
+            ),
             path(
                 "<path:object_id>/history/<int:version_id>/",
                 self.admin_site.admin_view(self.revision_view),
@@ -94,40 +128,101 @@ class RevisionAdminMixin:
             *super().get_urls(),
         ]
 
-    def history_view(self, request, object_id, extra_context=None):
+    def _url(self, view, *args):
+        info = self.opts.app_label, self.opts.model_name
+        return reverse("admin:{}_{}_{}".format(*info, view), args=args)
+
+    def _viewable(self, request, object_id):
         obj = self.get_object(request, unquote(object_id))
         if obj is None:
             raise Http404
         if not self.has_view_or_change_permission(request, obj):
             raise PermissionDenied
-        info = self.opts.app_label, self.opts.model_name
-        entries = [
-            {
-                "version": version,
-                "url": reverse("admin:{}_{}_revision".format(*info), args=[obj.pk, version.pk]),
-            }
-            for version in versions_of(obj)
-        ]
-        context = {
+        return obj
+
+    def _context(self, request, obj, **context):
+        return {
             **self.admin_site.each_context(request),
-            "title": _("History: %(object)s") % {"object": obj},
             "subtitle": None,
             "object": obj,
             "opts": self.opts,
-            "entries": entries,
-            "module_name": str(self.opts.verbose_name_plural).capitalize(),
-            **(extra_context or {}),
+            "history_url": self._url("history", obj.pk),
+            "change_url": self._url("change", obj.pk),
+            **context,
         }
+
+    def history_view(self, request, object_id, extra_context=None):
+        obj = self._viewable(request, object_id)
+        entries = [
+            {
+                "version": version,
+                "what": describe(version.revision.comment, self.model),
+                "url": self._url("revision", obj.pk, version.pk),
+            }
+            for version in versions_of(obj)
+        ]
+        context = self._context(
+            request,
+            obj,
+            title=_("History: %(object)s") % {"object": obj},
+            entries=entries,
+            current=CURRENT,
+            compare_url=self._url("compare", obj.pk),
+            module_name=str(self.opts.verbose_name_plural).capitalize(),
+            **(extra_context or {}),
+        )
         request.current_app = self.admin_site.name
         return TemplateResponse(request, self.object_history_template, context)
+
+    def compare_view(self, request, object_id):
+        """Any two versions, or a version and the current text (``?from=…&to=…``, each a
+        version's id or "current"), the older one first whichever way they were picked."""
+        obj = self._viewable(request, object_id)
+        versions = versions_of(obj)
+        picked = []
+        for key in ("from", "to"):
+            value = request.GET.get(key, CURRENT)
+            if value == CURRENT:
+                picked.append(None)
+            elif value.isdigit() and (version := versions.filter(pk=int(value)).first()):
+                picked.append(version)
+            else:
+                return self._back_to_history(request, obj, _("That version does not exist."))
+        older, newer = picked
+        if older == newer:
+            return self._back_to_history(request, obj, _("Choose two different versions."))
+        if older is None or (newer is not None and _is_newer(older, newer)):
+            older, newer = newer, older
+        if newer is None:  # a version and the current text: the page that can restore it
+            return HttpResponseRedirect(self._url("revision", obj.pk, older.pk))
+        context = self._context(
+            request,
+            obj,
+            title=_("Compare two versions of “%(object)s”") % {"object": obj},
+            version=older,
+            newer=newer,
+            diff=diff_html(
+                obj,
+                snapshot(obj, older),
+                snapshot(obj, newer),
+                local_date(older.revision.date_created),
+                local_date(newer.revision.date_created),
+            ),
+            restore_urls=[self._url("revision", obj.pk, v.pk) for v in (older, newer)],
+        )
+        request.current_app = self.admin_site.name
+        return TemplateResponse(request, "admin/blog/revisions/compare.html", context)
+
+    def _back_to_history(self, request, obj, message):
+        self.message_user(request, message, messages.ERROR)
+        return HttpResponseRedirect(self._url("history", obj.pk))
 
     def revision_view(self, request, object_id, version_id):
         obj = self.get_object(request, unquote(object_id))
         if obj is None:
             raise Http404
         version = get_object_or_404(versions_of(obj), pk=version_id)
-        info = self.opts.app_label, self.opts.model_name
-        change_url = reverse("admin:{}_{}_change".format(*info), args=[obj.pk])
+        change_url = self._url("change", obj.pk)
         if request.method == "POST":
             if not self.has_change_permission(request, obj):
                 raise PermissionDenied
@@ -148,34 +243,27 @@ class RevisionAdminMixin:
             self.message_user(
                 request,
                 _("The version of %(date)s was restored; the text before it is in the history.")
-                % {"date": version.revision.date_created.strftime("%Y-%m-%d %H:%M")},
+                % {"date": local_date(version.revision.date_created)},
                 messages.SUCCESS,
             )
             return HttpResponseRedirect(change_url)
         if not self.has_view_or_change_permission(request, obj):
             raise PermissionDenied
-        newer = snapshot(obj)
-        older = snapshot(obj, version)
-        context = {
-            **self.admin_site.each_context(request),
-            "title": _("Compare a version of “%(object)s”") % {"object": obj},
-            "subtitle": None,
-            "object": obj,
-            "opts": self.opts,
-            "version": version,
-            "diff": diff_html(obj, older, newer, _("this version"), _("current text")),
-            "edit_version": version_of(obj),
-            "version_field": VERSION_FIELD,
-            "can_restore": self.has_change_permission(request, obj),
-            "history_url": reverse("admin:{}_{}_history".format(*info), args=[obj.pk]),
-            "change_url": change_url,
-        }
+        context = self._context(
+            request,
+            obj,
+            title=_("Compare a version of “%(object)s”") % {"object": obj},
+            version=version,
+            diff=diff_html(
+                obj, snapshot(obj, version), snapshot(obj), _("this version"), _("current text")
+            ),
+            edit_version=version_of(obj),
+            version_field=VERSION_FIELD,
+            can_restore=self.has_change_permission(request, obj),
+        )
         request.current_app = self.admin_site.name
         return TemplateResponse(request, "admin/blog/revisions/compare.html", context)
 
 
-def change_message_text(message):
-    """The admin's change message (a list of changes) as the sentence its history shows."""
-    if not isinstance(message, str):
-        message = json.dumps(message)
-    return LogEntry(change_message=message).get_change_message()
+def _is_newer(version, other):
+    return (version.revision.date_created, version.pk) > (other.revision.date_created, other.pk)

@@ -25,9 +25,11 @@ Bulk actions and imports record revisions with :func:`recording`::
 """
 
 from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
 
 import reversion
 from django.db import transaction
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from reversion.models import Version
 
@@ -102,6 +104,29 @@ def latest_version(obj):
     return versions_of(obj).first()
 
 
+def versions_since(obj, edit_version, limit=10):
+    """The versions of ``obj`` saved after its edit version ``edit_version`` (newest first):
+    what other saves did since a form was opened at it.
+
+    A revision is dated when its block ends, after the save it records, so the date alone
+    would count the opened version's own revision too: its stored ``updated_at`` (kept to
+    the millisecond) is not after the opened version."""
+    if not str(edit_version).isdigit():
+        return []
+    opened = datetime(1970, 1, 1, tzinfo=UTC) + timedelta(microseconds=int(edit_version))
+    newer = []
+    for version in versions_of(obj).filter(revision__date_created__gt=opened)[:limit]:
+        updated = version.field_dict.get("updated_at")
+        if updated is None or updated > opened:
+            newer.append(version)
+    return newer
+
+
+def local_date(moment):
+    """A revision's date as the history shows it: local time, the language's format."""
+    return formats.date_format(timezone.localtime(moment), "DATETIME_FORMAT")
+
+
 def tag_names(version):
     """The tags a note had in ``version``, by display name, sorted."""
     names = []
@@ -120,8 +145,10 @@ def restore(obj, version, user):
     for field in RESTORED_FIELDS[type(obj)]:
         if field in stored:
             setattr(obj, field, stored[field])
-    when = version.revision.date_created
-    comment = _("Restored the version of %(date)s") % {"date": when.strftime("%Y-%m-%d %H:%M")}
+    # In local time, as the history lists the versions (the comment is kept as written).
+    comment = _("Restored the version of %(date)s") % {
+        "date": local_date(version.revision.date_created)
+    }
     with transaction.atomic(), recording(user, comment, manual=True):
         obj.save()
         if isinstance(obj, Note):

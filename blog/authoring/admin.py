@@ -1,8 +1,9 @@
 """Where the author writes: notes with the Markdown editor, series, tags, pages, settings.
 
 The author's desk: revisions and edit conflicts (:mod:`.history`, :mod:`.conflicts`), the
-editor widget and friendly validation (:mod:`.forms`), the media library
-(:mod:`.media_library`). The admin is branded with the site's title.
+editor widget and friendly validation (:mod:`.forms`, with :mod:`.tag_input` and
+:mod:`.series_positions`), the media library (:mod:`.media_library`), starting a translation
+(:mod:`.translating`). The admin is branded with the site's title.
 """
 
 import django_tasks_db.admin  # noqa: F401  (registers DBTaskResult now: unregistered below)
@@ -13,7 +14,7 @@ from django.db.models import Count
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect
 from django.urls import path, reverse
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.cache import add_never_cache_headers
 from django.utils.functional import lazy
 from django.utils.html import format_html
@@ -27,6 +28,9 @@ from taggit.models import Tag as TaggitTag
 from blog.authoring.forms import MarkdownEditorWidget, NoteForm, PageForm, note_state_label
 from blog.authoring.history import RevisionAdminMixin
 from blog.authoring.media_library import media_library_view
+from blog.authoring.series_positions import position_proposal_view
+from blog.authoring.tag_input import new_tags_without_english_name
+from blog.authoring.translating import start_translation_view, translation_tools
 from blog.caching import site_settings
 from blog.models import Language, NavigationLink, Note, Page, Series, SiteSettings, Status, Tag
 from blog.models.import_runs import ImportRun
@@ -39,6 +43,7 @@ from blog.text.bilingual import contents_title, html_lang
 from blog.text.cjk import has_cjk
 from blog.text.site_url import absolute_url
 from blog.text.slugs import proposed_slug, unique_slug
+from blog.text.validators import WEB_ADDRESS_MESSAGE
 
 
 def _site_title():
@@ -68,7 +73,9 @@ if admin.site.is_registered(TaggitTag):
 
 MARKDOWN_EDITOR = {MarkdownxField: {"widget": MarkdownEditorWidget}}
 # A source URL typed without a scheme means https (Django 6's default, adopted now).
-HTTPS_URLS = {models.URLField: {"assume_scheme": "https"}}
+HTTPS_URLS = {
+    models.URLField: {"assume_scheme": "https", "error_messages": {"invalid": WEB_ADDRESS_MESSAGE}}
+}
 # The preview frame is embedded by the admin's own pages, nowhere else.
 FRAME_POLICY = settings.BIJI_CONTENT_SECURITY_POLICY.replace(
     "frame-ancestors 'none'", "frame-ancestors 'self'"
@@ -127,14 +134,15 @@ class NoteAdmin(RevisionAdminMixin, admin.ModelAdmin):
     formfield_overrides = {**MARKDOWN_EDITOR, **HTTPS_URLS}
     Media = AuthorDeskMedia
     change_list_template = "admin/blog/note/change_list.html"
+    # Short columns, so that the list fits beside the navigation and the filters at 1280 px:
+    # the series in the admin's language with the position, times as "2025-03-14 09:30".
     list_display = [
         "title",
         "language",
         "state",
-        "series",
-        "series_position",
-        "published_at",
-        "updated_at",
+        "series_part",
+        "published",
+        "updated",
     ]
     list_filter = [StateFilter, "language", "series", TagFilter]
     search_fields = ["title", "slug", "summary", "body"]
@@ -166,6 +174,25 @@ class NoteAdmin(RevisionAdminMixin, admin.ModelAdmin):
     def state(self, note):
         return note_state_label(note).capitalize()
 
+    @admin.display(description=_("series"), ordering="series")
+    def series_part(self, note):
+        if note.series is None:
+            return "-"
+        if note.series_position is None:
+            return note.series.display_name
+        return gettext("%(series)s, part %(position)s") % {
+            "series": note.series.display_name,
+            "position": note.series_position,
+        }
+
+    @admin.display(description=_("published at"), ordering="published_at")
+    def published(self, note):
+        return _short_time(note.published_at)
+
+    @admin.display(description=_("updated"), ordering="updated_at")
+    def updated(self, note):
+        return _short_time(note.updated_at)
+
     @admin.display(description=_("Share a preview"))
     def share_link(self, note):
         if note.pk is None or note.is_published():
@@ -193,6 +220,24 @@ class NoteAdmin(RevisionAdminMixin, admin.ModelAdmin):
         # The note's row, then the rules of its translated pair (the link it carries becomes
         # the only one; its translation follows it in the series).
         save_note(obj)
+        released = getattr(form, "released_translation", None)
+        if released is not None:
+            # The translation field emptied on the note that does not hold the link: the
+            # other note's link goes (a save of that field: caches and lists follow).
+            released.translation = None
+            released.save(update_fields=["translation"])
+
+    def save_related(self, request, form, formsets, change):
+        before = list(form.initial.get("tags") or [])
+        super().save_related(request, form, formsets, change)
+        message = new_tags_without_english_name(before, form.instance.tags.all())
+        if message:
+            self.message_user(request, message, messages.WARNING)
+
+    def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
+        if obj is not None and obj.pk is not None:
+            context["translation_tools"] = translation_tools(self, request, obj)
+        return super().render_change_form(request, context, add, change, form_url, obj)
 
     def _save_each(self, request, notes, comment, change):
         """Save each note (derived fields, search and caches follow) as one revision."""
@@ -269,6 +314,12 @@ class NoteAdmin(RevisionAdminMixin, admin.ModelAdmin):
             path("editor/frame/", view(self.editor_frame), name="blog_note_editor_frame"),
             path("editor/preview/", view(self.editor_preview), name="blog_note_editor_preview"),
             path("editor/slug/", view(self.slug_proposal), name="blog_note_slug"),
+            path("editor/position/", view(self.position_proposal), name="blog_note_position"),
+            path(
+                "<path:object_id>/translate/",
+                view(self.start_translation),
+                name="blog_note_translate",
+            ),
             path("media/", view(self.media_library), name="blog_note_media"),
             path("import/", view(import_markdown_view), name="blog_note_import"),
             *super().get_urls(),
@@ -321,8 +372,23 @@ class NoteAdmin(RevisionAdminMixin, admin.ModelAdmin):
         add_never_cache_headers(response)
         return response
 
+    def position_proposal(self, request):
+        if not self._may_write(request):
+            return JsonResponse({}, status=403)
+        return position_proposal_view(request)
+
+    def start_translation(self, request, object_id):
+        return start_translation_view(self, request, object_id)
+
     def media_library(self, request):
         return media_library_view(self, request)
+
+
+def _short_time(value):
+    """A time as the note list shows it: "2025-03-14 09:30", local, in either language."""
+    if value is None:
+        return "-"
+    return formats.date_format(timezone.localtime(value), "Y-m-d H:i")
 
 
 class SeriesNoteInline(admin.TabularInline):

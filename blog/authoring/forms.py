@@ -6,8 +6,11 @@
 * :class:`EditVersionFormMixin`: the form carries the version (``updated_at``) it was opened
   at; a save over a newer version is refused with the author's text kept (see
   :mod:`blog.authoring.conflicts`).
-* :class:`NoteForm`: a short slug proposed from the title, tags shown in the admin's language,
-  a series position already taken named with its holder and the next free position.
+* :class:`NoteForm`: a short slug proposed from the title, tags shown in the admin's language
+  (a new tag typed with both names: :mod:`.tag_input`), a series position proposed
+  (:mod:`.series_positions`) and, when taken, named with its holder and the next free one;
+  the translation shown on both notes of a pair; a publication time saved unchanged keeps
+  its seconds.
 """
 
 import json
@@ -23,6 +26,8 @@ from markdownx.widgets import AdminMarkdownxWidget
 from taggit.forms import TagWidget
 
 from blog.authoring.conflicts import EditVersionFormMixin
+from blog.authoring.series_positions import proposed_position
+from blog.authoring.tag_input import BilingualTagField, check_pairs, save_pairs
 from blog.images.uploads import RejectedImage, clean_image
 from blog.models import Note, Page
 from blog.text.bilingual import in_interface_language
@@ -167,18 +172,106 @@ class NoteForm(EditVersionFormMixin, forms.ModelForm):
             *("source_url", "source_date", "cover", "cover_alt"),
         ]
         widgets = {"body": MarkdownEditorWidget, "tags": BilingualTagWidget}
+        field_classes = {"tags": BilingualTagField}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        self.translation_held_by = self._translation_held_by_other()
+        if self.translation_held_by is not None:
+            # The link is stored on the other note: this one shows it too.
+            self.initial["translation"] = self.translation_held_by.pk
+        self.released_translation = None
+        if "tags" in self.fields:
+            self.fields["tags"].help_text = _(
+                "Comma-separated; Chinese or English names of existing tags both work. Give a "
+                "new tag both names at once as “Chinese name / English name”, e.g. “调度 / "
+                "Scheduling”."
+            )
+        if "series_position" in self.fields:
+            self._propose_position()
         if "slug" in self.fields and self.instance.pk is None:
             # editor.js fills the field as the title is typed; the author may change it.
             self.fields["slug"].widget.attrs.update(
                 {"data-slug-from": "title", "data-slug-url": _slug_url()}
             )
             self.fields["slug"].help_text = _(
-                "Proposed from the title (English words, else pinyin; at most 40 characters). "
+                "Proposed from the title (English words as they are, Chinese in pinyin; at most 50 "
+                "characters). "
                 "Change it now if you like: it never changes after the first save."
             )
+
+    def _translation_held_by_other(self):
+        """The note whose link names this one, when this one holds none itself."""
+        if self.instance.pk is None or self.instance.translation_id:
+            return None
+        return Note.objects.filter(translation_id=self.instance.pk).first()
+
+    def _propose_position(self):
+        field = self.fields["series_position"]
+        field.help_text = _(
+            "1 for the first part; unique within the series in each language. Choosing a "
+            "series proposes the next free position; left empty, it is taken on save."
+        )
+        field.widget.attrs.update(
+            {
+                "data-position-url": _admin_url("admin:blog_note_position"),
+                "data-note": self.instance.pk or "",
+            }
+        )
+        if self.is_bound or self.instance.pk is not None:
+            return
+        # A new note opened with a series (?series=3): its position is proposed already.
+        series = self.initial.get("series")
+        if self.initial.get("series_position") in (None, "") and str(series or "").isdigit():
+            language = self.initial.get("language") or self.fields["language"].initial
+            self.initial["series_position"] = proposed_position(int(series), language)
+
+    def clean_published_at(self):
+        """A time sent back as the form showed it keeps the stored value: the admin shows
+        minutes in Chinese (seconds in English), and saving must not cut off the rest."""
+        value = self.cleaned_data.get("published_at")
+        stored = self.instance.published_at if self.instance.pk is not None else None
+        if value is not None and stored is not None and self._sent_as_shown("published_at", stored):
+            return stored
+        return value
+
+    def _sent_as_shown(self, name, stored):
+        field = self.fields[name]
+        widget = field.widget
+        context = widget.get_context(self.add_prefix(name), field.prepare_value(stored), {})
+        shown = [part["value"] for part in context["widget"].get("subwidgets") or []]
+        if not shown:
+            shown = [context["widget"]["value"]]
+        sent = widget.value_from_datadict(self.data, self.files, self.add_prefix(name))
+        if not isinstance(sent, list | tuple):
+            sent = [sent]
+        return [str(v or "").strip() for v in shown] == [str(v or "").strip() for v in sent]
+
+    def clean_translation(self):
+        chosen = self.cleaned_data.get("translation")
+        other = self.translation_held_by
+        if other is None:
+            return chosen
+        if chosen is None:
+            # Emptied here: the other note's link goes (admin's save_model).
+            self.released_translation = other
+        elif chosen.pk == other.pk:
+            return None  # unchanged: the link stays on the note that holds it
+        return chosen
+
+    def clean_tags(self):
+        items = self.cleaned_data.get("tags") or []
+        errors = check_pairs(items)
+        if errors:
+            raise forms.ValidationError(errors)
+        return items
+
+    def save(self, commit=True):
+        # The whole form is valid: the tags typed with both names are created or completed
+        # now, and handed to the tag field as tags.
+        if "tags" in self.cleaned_data:
+            self.cleaned_data["tags"] = save_pairs(self.cleaned_data["tags"])
+        return super().save(commit)
 
     def clean_cover(self):
         cover = self.cleaned_data.get("cover")
@@ -205,11 +298,24 @@ class NoteForm(EditVersionFormMixin, forms.ModelForm):
         cleaned = super().clean()
         series, position = cleaned.get("series"), cleaned.get("series_position")
         language = cleaned.get("language")
+        if series is not None and position is None and language and self._fills_position():
+            translation = cleaned.get("translation")
+            if translation is None and self.released_translation is None:
+                translation = self.translation_held_by
+            position = proposed_position(series.pk, language, self.instance, translation)
+            cleaned["series_position"] = position
         if series is not None and position is not None and language:
             holder = self.instance.position_holder(series.pk, language, position)
             if holder is not None:
                 self.add_error("series_position", self._position_taken(holder, series, language))
         return cleaned
+
+    def _fills_position(self):
+        """An empty position is proposed on save for a new note or one moved to a series;
+        an imported note left in its series without one stays as it is."""
+        if self.has_error("series_position"):
+            return False
+        return self.instance.pk is None or "series" in self.changed_data
 
     def _position_taken(self, holder, series, language):
         taken = set(
@@ -244,11 +350,15 @@ def note_state_label(note):
     return _("draft")
 
 
-def _slug_url():
+def _admin_url(name):
     try:
-        return reverse("admin:blog_note_slug")
-    except NoReverseMatch:
+        return reverse(name)
+    except NoReverseMatch:  # the admin is not mounted (a form used on its own)
         return ""
+
+
+def _slug_url():
+    return _admin_url("admin:blog_note_slug")
 
 
 class PageForm(EditVersionFormMixin, forms.ModelForm):

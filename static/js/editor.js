@@ -1,7 +1,10 @@
-/* The admin's Markdown editor (blog/admin_forms.py MarkdownEditorWidget): live preview in a
-   frame that is the public page, a toolbar with keyboard shortcuts, image drop/paste, autosave
-   in this browser, and the slug proposed from a new note's title. Without JavaScript the
-   textarea works alone. The strings come translated from the server (data-texts). */
+/* The admin's Markdown editor (blog/authoring/forms.py MarkdownEditorWidget): live preview in
+   a frame that is the public page, a toolbar with keyboard shortcuts, image drop/paste,
+   autosave in this browser, the slug proposed from a new note's title and the series
+   position proposed when a series is chosen. On a page with the editor, the admin's
+   navigation sidebar starts collapsed, leaving its width to the editor and the preview.
+   Without JavaScript the textarea works alone (and the server fills an empty position). The
+   strings come translated from the server (data-texts). */
 (function () {
   "use strict";
 
@@ -422,6 +425,76 @@
     });
   }
 
+  /* --- the series position proposed when a series is chosen --------------------------- */
+
+  /* The series and translation fields are select2 widgets, which announce a choice with a
+     jQuery event only: listen through the admin's jQuery when the page has it (it also hears
+     the browser's own change events). */
+  function onChange(element, handler) {
+    var jq = window.django && window.django.jQuery;
+    if (jq) {
+      jq(element).on("change", handler);
+    } else {
+      element.addEventListener("change", handler);
+    }
+  }
+
+  function proposePositions() {
+    Array.prototype.forEach.call(document.querySelectorAll("input[data-position-url]"), function (input) {
+      var form = input.form;
+      var url = input.getAttribute("data-position-url");
+      var series = form && form.elements.series;
+      if (!series || !url) return;
+      var language = form.elements.language;
+      var translation = form.elements.translation;
+      /* A number the author typed is theirs: never replaced (emptied, proposals resume). */
+      var typed = false;
+      input.addEventListener("input", function () { typed = input.value !== ""; });
+      var number = 0;
+      var propose = function () {
+        if (typed) return;
+        var mine = ++number;
+        if (!series.value) {
+          input.value = "";
+          return;
+        }
+        var query = "?series=" + encodeURIComponent(series.value) +
+          "&language=" + encodeURIComponent(language ? language.value : "") +
+          "&note=" + encodeURIComponent(input.getAttribute("data-note") || "") +
+          "&translation=" + encodeURIComponent(translation ? translation.value : "");
+        fetch(url + query, { credentials: "same-origin" })
+          .then(function (response) { return response.ok ? response.json() : null; })
+          .then(function (data) {
+            if (data && data.position && mine === number && !typed) input.value = data.position;
+          })
+          .catch(function () { /* the server fills an empty position on save */ });
+      };
+      onChange(series, propose);
+      if (language) onChange(language, propose);
+      if (translation) onChange(translation, propose);
+    });
+  }
+
+  /* --- the navigation sidebar, collapsed beside the editor ------------------------------ */
+
+  /* Closed with Django's own toggle (nav_sidebar.js, which ran before: it is deferred), so
+     the toggle opens it again; the author's choice for the other admin pages, which that
+     toggle stores, is put back as it was. */
+  function collapseNavSidebar() {
+    var main = document.getElementById("main");
+    var toggle = document.getElementById("toggle-nav-sidebar");
+    if (!main || !toggle || !main.classList.contains("shifted")) return;
+    var key = "django.admin.navSidebarIsOpen";
+    var kept = local ? local.getItem(key) : null;
+    toggle.click();
+    if (!local) return;
+    if (kept === null) {
+      local.removeItem(key);
+    } else {
+      local.setItem(key, kept);
+    }
+  }
+
   /* --- copy buttons for links (the share link) ---------------------------------------- */
 
   function copyButtons() {
@@ -452,7 +525,9 @@
     Array.prototype.forEach.call(document.querySelectorAll(".biji-editor"), function (root) {
       if (!root.bijiEditor) root.bijiEditor = new Editor(root);
     });
+    if (document.querySelector(".biji-editor")) collapseNavSidebar();
     proposeSlugs();
+    proposePositions();
     copyButtons();
   }
 

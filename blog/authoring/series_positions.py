@@ -1,0 +1,70 @@
+"""The position the note form proposes when the author puts a note in a series.
+
+Positions are unique per series and language (a note and its translation hold the same one,
+"part 2" in both languages), so the proposal is, in this order:
+
+1. the note's own position, when it is stored in that series already (it keeps its place);
+2. its translation's position, when the translation is in that series and the place is free
+   in the note's language;
+3. the place after the last part in the note's language.
+
+The form fills an empty position with it on save and proposes it on a new note opened with
+a series (``?series=3``); editor.js asks the admin's endpoint (``NoteAdmin.position_proposal``)
+for it when the series, the language or the translation changes. A position the author
+types is never replaced; one that is taken is still refused, with its holder named
+(:class:`blog.authoring.forms.NoteForm`).
+"""
+
+from django.db.models import Max
+from django.http import JsonResponse
+from django.utils.cache import add_never_cache_headers
+
+from blog.models import Language, Note, Series
+
+
+def proposed_position(series_id, language, note=None, translation=None):
+    """The position to propose for ``note`` (saved or not) in ``series_id`` and ``language``,
+    next to ``translation`` (the note's linked translation, or None); None without a series."""
+    if not series_id:
+        return None
+    note_pk = note.pk if note is not None else None
+    if note_pk is not None:
+        stored = Note.objects.filter(pk=note_pk).values_list("series_id", "series_position")
+        place = stored.first()
+        if place and place[0] == int(series_id) and place[1] is not None:
+            return place[1]
+    others = Note.objects.filter(series_id=series_id, language=language)
+    if note_pk is not None:
+        others = others.exclude(pk=note_pk)
+    if (
+        translation is not None
+        and translation.series_id == int(series_id)
+        and translation.series_position is not None
+        and not others.filter(series_position=translation.series_position).exists()
+    ):
+        return translation.series_position
+    last = others.aggregate(last=Max("series_position"))["last"]
+    return (last or 0) + 1
+
+
+def position_proposal_view(request):
+    """``{"position": n}`` for ``?series=&language=&note=&translation=`` (ids; anything
+    else is ignored rather than refused: the answer is only a proposal)."""
+    language = request.GET.get("language")
+    if language not in Language.values:
+        language = Language.CHINESE
+    note = _note_named(request, "note")
+    translation = _note_named(request, "translation")
+    if translation is None and note is not None:
+        translation = note.linked_translation()
+    series = request.GET.get("series", "")
+    if not (series.isdigit() and Series.objects.filter(pk=series).exists()):
+        series = None
+    response = JsonResponse({"position": proposed_position(series, language, note, translation)})
+    add_never_cache_headers(response)
+    return response
+
+
+def _note_named(request, parameter):
+    value = request.GET.get(parameter, "")
+    return Note.objects.filter(pk=value).first() if value.isdigit() else None

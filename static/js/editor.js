@@ -366,6 +366,9 @@
 
   Editor.prototype.offerAutosave = function () {
     if (!local || !this.autosaveBox) return;
+    // On a refused save the form already holds the author's text merged with the other
+    // save's (blog/authoring/conflicts.py): restoring the unmerged copy would drop theirs.
+    if (document.querySelector(".edit-conflict")) return;
     var stored = null;
     try { stored = JSON.parse(local.getItem(this.key) || "null"); } catch (e) { stored = null; }
     if (!stored || typeof stored.text !== "string" || stored.text === this.textarea.value) return;

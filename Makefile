@@ -107,9 +107,10 @@ run: demo
 serve:
 	@$(MAKE) --no-print-directory run DEMO=0
 
+# Django's createsuperuser, asked in English throughout (scripts/superuser.py says why).
 superuser: setup
 	$(MANAGE) migrate --noinput --verbosity 0
-	$(MANAGE) createsuperuser
+	$(PY) scripts/superuser.py
 
 browser-deps:
 	@bash scripts/install-browser-deps.sh

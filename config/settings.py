@@ -50,15 +50,39 @@ def create_private_file(path):
 
 DEBUG = env_bool("DJANGO_DEBUG")
 
+# The key `make setup` (and so `make run`) keeps for this checkout: random, mode 600, ignored
+# by git. Reading it here lets `manage.py backup` and friends run in that checkout as they are.
+SECRET_KEY_FILE = VAR_DIR / "secret-key"
+
 
 def _secret_key():
+    """DJANGO_SECRET_KEY, else var/secret-key, else (DEBUG only) a development key.
+
+    Never made up in production: without either, biji refuses to start with one line saying
+    how to give it a key (the message is the whole of what manage.py prints).
+    """
     key = env("DJANGO_SECRET_KEY")
     if key:
         return key
+    if SECRET_KEY_FILE.exists():
+        try:
+            key = SECRET_KEY_FILE.read_text().strip()
+        except OSError as error:
+            raise ImproperlyConfigured(
+                f"cannot read the secret key in {SECRET_KEY_FILE} ({error.strerror}): run biji "
+                "as the user who owns it, or set DJANGO_SECRET_KEY."
+            ) from None
+        if not key:
+            raise ImproperlyConfigured(
+                f"{SECRET_KEY_FILE} is empty: delete it and run `make setup` to make a new "
+                "key, or set DJANGO_SECRET_KEY."
+            )
+        return key
     if not DEBUG:
         raise ImproperlyConfigured(
-            "DJANGO_SECRET_KEY is not set. Set it (e.g. `python -c 'import secrets; "
-            "print(secrets.token_urlsafe(50))'`), or set DJANGO_DEBUG=1 for local development."
+            f"no secret key: run `make setup` in {BASE_DIR} (it keeps a random key in "
+            "var/secret-key), or set DJANGO_SECRET_KEY to a long random string, e.g. the "
+            "output of: python3 -c 'import secrets; print(secrets.token_urlsafe(50))'"
         )
     # Development only: a random key kept in an ignored file, so sessions survive restarts.
     key_file = VAR_DIR / "dev-secret-key"
@@ -78,7 +102,8 @@ CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS") or (
 
 INSTALLED_APPS = [
     "django.contrib.admin",
-    "axes",
+    # django-axes (login throttling) under a name the admin can translate: blog/axes_app.py.
+    "blog.axes_app.AxesConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",

@@ -1,7 +1,14 @@
 import os
 
+from django.core.exceptions import ImproperlyConfigured
 from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-application = get_wsgi_application()
+try:
+    application = get_wsgi_application()
+except ImproperlyConfigured as error:
+    # A setting the operator must fix (config/settings.py says which and how). Raised again
+    # without its chain, so the server's log (gunicorn prints the traceback, this line, then
+    # stops with "Worker failed to boot") ends here rather than deep inside Django.
+    raise ImproperlyConfigured(f"biji cannot start: {error}") from None

@@ -174,7 +174,11 @@ def admin_urls(staff_client):
 @pytest.mark.django_db(transaction=True)  # the worker's loop commits (tests/background.py)
 def test_admin_page_imports_an_uploaded_zip(admin_urls, staff_client, tmp_path):
     archive = zipped(copy_sample("hugo", tmp_path))
-    response = staff_client.post("/admin/blog/note/import/", {"archive": archive, "format": "auto"})
+    response = staff_client.post(
+        "/admin/blog/note/import/",
+        {"archive": archive, "format": "auto"},
+        HTTP_ACCEPT_LANGUAGE="en",  # the report is written in the uploader's language
+    )
     assert response.status_code == 302  # to the run's page: the import runs in the background
     run_queued_tasks()
     response = staff_client.get(response["Location"])

@@ -116,7 +116,9 @@ class Tag(BilingualNameMixin, TagBase):
     objects = TagManager()
 
     def __str__(self):
-        return self.name or self.name_zh
+        # In the interface's language, as the admin's messages ("The tag “调度” was changed")
+        # and lists name it.
+        return self.display_name
 
     def bilingual_names(self):
         return self.name_zh, self.name

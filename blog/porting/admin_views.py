@@ -26,7 +26,7 @@ from django_tasks.exceptions import TaskResultDoesNotExist
 from blog.models import ImportRun
 from blog.porting import archives
 from blog.porting.formats import FORMATS
-from blog.porting.tasks import import_archive, run_folder, store_archive
+from blog.porting.tasks import enqueue_import, import_archive, run_folder, store_archive
 
 # Seconds between two refreshes of a running import's page.
 REFRESH_SECONDS = 2
@@ -69,7 +69,7 @@ def start_import(upload, fmt, dry_run, user):
                 user=user, archive_name=upload.name[:255], format=fmt, dry_run=dry_run
             )
             store_archive(run.pk, upload)
-            result = import_archive.enqueue(run.pk)
+            result = enqueue_import(run.pk)  # reported in this admin's language
             run.task_id = result.id
             run.save(update_fields=["task_id"])
     except BaseException:

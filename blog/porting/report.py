@@ -5,11 +5,21 @@ posts needs ``posts/2019-rust.md:4``, not "a date was invalid". Nothing is dropp
 shortcodes kept as text and remote images left as links are listed too. A value quoted from a
 file (a URL, a shortcode, a name) is cut to :data:`LONGEST_VALUE` characters, and a line to
 :data:`LONGEST_LINE`: an inline image of 8 MB must not become an 8 MB report.
+
+The report's own words (created, error, the counts…) are chosen when its lines are written
+(:meth:`Report.lines`): in the language asked for (the admin's run: the language of the
+admin who uploaded the archive), else as written here, in English, for the command line and
+the scripts that read its output. Under each file the admin's report also says how its front
+matter was read (:mod:`.report_keys`).
 """
 
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
+
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 CREATED, UPDATED, UNCHANGED, SKIPPED = "created", "updated", "unchanged", "skipped"
 ERROR, WARNING = "error", "warning"
@@ -39,8 +49,17 @@ class Problem:
     message: str
 
     def __str__(self):
+        with translation.override(None):
+            return self.text()
+
+    def text(self):
+        """The problem's line, its level in the active language."""
         where = f"{self.source}:{self.line}" if self.line else self.source
-        return f"{where}: {self.level}: {self.message}"
+        level = {
+            ERROR: pgettext("import report", "error"),
+            WARNING: pgettext("import report", "warning"),
+        }[self.level]
+        return f"{where}: {level}: {self.message}"
 
 
 @dataclass(frozen=True)
@@ -57,6 +76,8 @@ class Report:
     problems: list = field(default_factory=list)
     remote_images: list = field(default_factory=list)  # (source, url)
     kept_shortcodes: list = field(default_factory=list)  # (source, line, text)
+    # source → lines saying how its front matter was read (.report_keys), shown under it
+    readings: dict = field(default_factory=dict)
 
     def add(self, source, action, what):
         self.outcomes.append(Outcome(source, action, what))
@@ -75,32 +96,65 @@ class Report:
     def errors(self):
         return [p for p in self.problems if p.level == ERROR]
 
-    def lines(self):
-        """The report as text lines, in the order things happened per kind."""
-        verb = "would be " if self.dry_run else ""
-        out = [f"{o.source}: {verb}{o.action}: {o.what}" for o in self.outcomes]
-        out += [str(problem) for problem in self.problems]
+    def lines(self, language=None):
+        """The report as text lines, in the order things happened per kind; in ``language``
+        (a language code) if given, else in English."""
+        with translation.override(language):
+            return [shorten(line, LONGEST_LINE) for line in self._lines()]
+
+    def _lines(self):
+        out = []
+        for outcome in self.outcomes:
+            out.append(
+                f"{outcome.source}: {action_text(outcome.action, self.dry_run)}: {outcome.what}"
+            )
+            out += [f"    {reading}" for reading in self.readings.get(outcome.source, ())]
+        out += [problem.text() for problem in self.problems]
+        kept = pgettext("import report", "kept as text (not translated)")
         out += [
-            f"{source}{f':{line}' if line else ''}: kept as text (not translated): {shorten(text)}"
+            f"{source}{f':{line}' if line else ''}: {kept}: {shorten(text)}"
             for source, line, text in self.kept_shortcodes
         ]
-        out += [
-            f"{source}: remote image left as a link: {shorten(url)}"
-            for source, url in self.remote_images
-        ]
-        out = [shorten(line, LONGEST_LINE) for line in out]
-        counts = self.counts
-        summary = ", ".join(
-            f"{counts.get(action, 0)} {action}" for action in (CREATED, UPDATED, UNCHANGED, SKIPPED)
-        )
-        prefix = "Dry run, nothing written: " if self.dry_run else ""
-        out.append(
-            f"{prefix}{summary}; {len(self.errors)} errors, "
-            f"{len(self.problems) - len(self.errors)} warnings, "
-            f"{len(self.kept_shortcodes)} shortcodes kept as text, "
-            f"{len(self.remote_images)} remote images."
-        )
+        remote = pgettext("import report", "remote image left as a link")
+        out += [f"{source}: {remote}: {shorten(url)}" for source, url in self.remote_images]
+        out.append(self.summary())
         return out
+
+    def summary(self):
+        """The last line: what was done and what went wrong, counted."""
+        counts = self.counts
+        summary = _(
+            "%(created)d created, %(updated)d updated, %(unchanged)d unchanged, %(skipped)d "
+            "skipped; %(errors)d errors, %(warnings)d warnings, %(shortcodes)d shortcodes kept "
+            "as text, %(images)d remote images."
+        ) % {
+            **{action: counts.get(action, 0) for action in (CREATED, UPDATED, UNCHANGED, SKIPPED)},
+            "errors": len(self.errors),
+            "warnings": len(self.problems) - len(self.errors),
+            "shortcodes": len(self.kept_shortcodes),
+            "images": len(self.remote_images),
+        }
+        if self.dry_run:
+            return _("Dry run, nothing written: %(summary)s") % {"summary": summary}
+        return summary
+
+
+def action_text(action, dry_run=False):
+    """What happened to a file ("created"), or in a dry run what would have ("would be
+    created"), in the active language."""
+    if dry_run:
+        return {
+            CREATED: pgettext("import report", "would be created"),
+            UPDATED: pgettext("import report", "would be updated"),
+            UNCHANGED: pgettext("import report", "would be unchanged"),
+            SKIPPED: pgettext("import report", "would be skipped"),
+        }.get(action, action)
+    return {
+        CREATED: pgettext("import report", "created"),
+        UPDATED: pgettext("import report", "updated"),
+        UNCHANGED: pgettext("import report", "unchanged"),
+        SKIPPED: pgettext("import report", "skipped"),
+    }.get(action, action)
 
 
 class Progress:

@@ -6,6 +6,10 @@ The worker unpacks the archive next to it, imports as the user who uploaded it, 
 progress (files done of files in all) and at the end the report into the run, and deletes
 the folder. The page shows the run while it runs.
 
+The report is written in the language of the admin who uploaded the archive (the task's
+second argument; the site's default for a task queued without it), and says under each file
+how its front matter was read (:mod:`.report_keys`).
+
 Idempotent, as every task must be: a run already finished is not imported again, and a run
 whose worker was killed half-way is imported again from the start (the files the killed
 attempt stored come out "unchanged"). A run that fails for good (its attempts spent) is
@@ -21,12 +25,14 @@ from pathlib import Path
 from django.conf import settings
 from django.db import transaction
 from django.dispatch import receiver
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 from django_tasks import TaskResultStatus, task
 from django_tasks.signals import task_finished
 
 from blog.models import ImportRun
 from blog.porting.archives import UnsafeArchive, unpack
+from blog.porting.report_keys import explain_front_matter
 from blog.porting.run import import_markdown
 
 ARCHIVE = "archive.zip"
@@ -86,8 +92,19 @@ class RunProgress:
             )
 
 
+def enqueue_import(run_id):
+    """Queue the import of run ``run_id``, to be reported in the active language (the
+    uploading admin's)."""
+    return import_archive.enqueue(run_id, translation.get_language())
+
+
 @task()
-def import_archive(run_id):
+def import_archive(run_id, language=None):
+    with translation.override(language or settings.LANGUAGE_CODE):
+        return _import_archive(run_id)
+
+
+def _import_archive(run_id):
     run = ImportRun.objects.select_related("user").filter(pk=run_id).first()
     if run is None or run.is_finished:
         shutil.rmtree(run_folder(run_id), ignore_errors=True)
@@ -95,7 +112,7 @@ def import_archive(run_id):
     if run.user is None:
         # The importing user's rights bound the import; without them it would run as the
         # command line does, with no limit.
-        return _finish(run, State.FAILED, error="The user who uploaded the archive was deleted.")
+        return _finish(run, State.FAILED, error=_("The user who uploaded the archive was deleted."))
     ImportRun.objects.filter(pk=run_id).update(
         state=State.RUNNING, started_at=timezone.now(), files_done=0, files_total=0, error=""
     )
@@ -111,9 +128,11 @@ def import_archive(run_id):
         [root], fmt=run.format, dry_run=run.dry_run, user=run.user, progress_stream=progress
     )
     for name, reason in skipped:
-        report.error(name, f"not unpacked: {reason}")
+        report.error(name, _("not unpacked: %(reason)s") % {"reason": reason})
+    explain_front_matter(report, root, run.format)
     done = len(report.outcomes)
-    return _finish(run, State.DONE, report="\n".join(report.lines()), files=(done, done))
+    lines = report.lines(translation.get_language())
+    return _finish(run, State.DONE, report="\n".join(lines), files=(done, done))
 
 
 def _finish(run, state, report="", error="", files=None):
@@ -140,4 +159,6 @@ def _failed_import(sender, task_result, **kwargs):
     if run is None or run.is_finished:
         return
     error = task_result.errors[-1].traceback.strip().splitlines()[-1] if task_result.errors else ""
-    _finish(run, State.FAILED, error=error or "The import stopped.")
+    language = task_result.args[1] if len(task_result.args) > 1 else None
+    with translation.override(language or settings.LANGUAGE_CODE):
+        _finish(run, State.FAILED, error=error or _("The import stopped."))

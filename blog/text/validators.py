@@ -35,6 +35,14 @@ def validate_link_url(value):
         )
 
 
+# A URL field's form (an article's source) refuses anything but a web address with Django's
+# "Enter a valid URL.", which does not say what would do: the admin gives its form field this
+# message instead (``error_messages={"invalid": …}``).
+WEB_ADDRESS_MESSAGE = _(
+    "Enter a web address starting with https:// or http://, such as https://example.com/post/."
+)
+
+
 def safe_url(url) -> str:
     """``url`` when it is safe to render as a link, else "" (the link goes nowhere)."""
     return str(url).strip() if is_safe_url(url) else ""

@@ -1,0 +1,47 @@
+"""django-axes (login throttling) in the admin's language.
+
+django-axes names its app after its label ("Axes") and ships no Chinese catalogue. Its
+AppConfig is subclassed here for a name an author understands; its models' and fields' names
+are marked below so that ``make messages`` keeps them in biji's catalogue, where they are
+translated (Django finds a string's translation in any catalogue of the same domain:
+LOCALE_PATHS first, then the apps'). The label stays ``axes``: migrations and data are
+unchanged.
+"""
+
+from axes.apps import AppConfig as AxesAppConfig
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
+
+
+class AxesConfig(AxesAppConfig):
+    verbose_name = _("Login protection")
+
+
+# django-axes' own strings that its admin shows (axes/models.py, axes/admin.py), translated
+# in biji's catalogue. Never used here: listed so that makemessages finds them.
+AXES_MESSAGES = (
+    gettext_noop("access attempt"),
+    gettext_noop("access attempts"),
+    gettext_noop("access failure"),
+    gettext_noop("access failures"),
+    gettext_noop("access log"),
+    gettext_noop("access logs"),
+    gettext_noop("User Agent"),
+    gettext_noop("IP Address"),
+    gettext_noop("Username"),
+    gettext_noop("HTTP Accept"),
+    gettext_noop("Path"),
+    gettext_noop("Attempt Time"),
+    gettext_noop("Access lock out"),
+    gettext_noop("GET Data"),
+    gettext_noop("POST Data"),
+    gettext_noop("Failed Logins"),
+    gettext_noop("Logout Time"),
+    gettext_noop("Session key hash (sha256)"),
+    gettext_noop("Locked Out"),
+    gettext_noop("Form Data"),
+    gettext_noop("Meta Data"),
+    gettext_noop("Clean up expired attempts"),
+    gettext_noop("Not set"),
+    gettext_noop("Attempt Remaining"),
+)

@@ -46,3 +46,13 @@ def test_typing_a_chinese_name_in_the_admin_finds_the_existing_tag(staff_client)
     note = Note.objects.get(pk=note.pk)
     assert set(note.tags.all()) == {scheduling, Tag.objects.get(name="Kernels")}
     assert Tag.objects.count() == 2
+
+
+def test_a_tag_is_removed_whatever_its_names_and_the_interface_language():
+    """taggit removes by English name: a tag still without one stayed on the note."""
+    chinese_only, both = make_tag(name="", name_zh="算子"), make_tag("Scheduling", "调度")
+    other = make_tag("Memory", "内存")
+    note = make_note(slug="n", tags=[chinese_only, both, other])
+    note.tags.remove(chinese_only)
+    note.tags.remove("调度")  # a name in either language, as the admin's field takes them
+    assert list(note.tags.all()) == [other]

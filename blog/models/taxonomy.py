@@ -1,10 +1,11 @@
 """How notes are grouped: bilingual tags (django-taggit) and ordered series."""
 
-from django.db import IntegrityError, models, transaction
+from django.db import IntegrityError, models, router, transaction
+from django.db.models import signals
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 from markdownx.models import MarkdownxField
-from taggit.managers import TaggableManager
+from taggit.managers import TaggableManager, _TaggableManager
 from taggit.models import NaturalKeyManager, TagBase, TaggedItemBase
 
 from blog.models.rendered import RenderedMarkdownMixin
@@ -158,6 +159,35 @@ def set_tags(note, tags):
     note.tags.set(tags, clear=True)
 
 
+class _NoteTags(_TaggableManager):
+    """``note.tags``: taggit's manager, removing tags by primary key.
+
+    taggit's ``remove()`` matches tags by English ``name`` (a :class:`Tag` given is compared
+    through ``str()``), so a tag still waiting for its English name could never be removed,
+    and one named in the interface's other language neither.
+    """
+
+    def remove(self, *tags):
+        if not tags:
+            return
+        self._remove_prefetched_objects()
+        db = router.db_for_write(self.through, instance=self.instance)
+        wanted = [
+            tag if isinstance(tag, Tag) else Tag.objects.db_manager(db).find(tag) for tag in tags
+        ]
+        rows = (
+            self.through._default_manager.using(db)
+            .filter(**self._lookup_kwargs())
+            .filter(tag__in=[tag.pk for tag in wanted if tag is not None])
+        )
+        removed = set(rows.values_list("tag_id", flat=True))
+        sent = {"sender": self.through, "instance": self.instance, "reverse": False}
+        sent |= {"model": self.through.tag_model(), "pk_set": removed, "using": db}
+        signals.m2m_changed.send(action="pre_remove", **sent)
+        rows.delete()
+        signals.m2m_changed.send(action="post_remove", **sent)
+
+
 class BilingualTaggableManager(TaggableManager):
     """taggit's field, finding typed tags by either name (see :meth:`TagManager.resolve`).
 
@@ -165,6 +195,10 @@ class BilingualTaggableManager(TaggableManager):
     rather than by taggit, which only knows the English ``name``. Code that tags notes passes
     :class:`Tag` instances, or names through ``Tag.objects.resolve()``.
     """
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("manager", _NoteTags)
+        super().__init__(*args, **kwargs)
 
     def save_form_data(self, instance, value):
         set_tags(instance, Tag.objects.resolve(value))

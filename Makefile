@@ -41,6 +41,9 @@ POSTGRES_ENV := env PYTHONDONTWRITEBYTECODE= DATABASE_URL=$(POSTGRES_URL) REDIS_
 # their own (test-processes); `make test-sqlite` or `make test-postgres` alone runs them too.
 SAME_ON_EVERY_DATABASE := \
 	tests/test_restore_hostile.py \
+	tests/test_secret_key.py \
+	tests/test_make_superuser.py \
+	tests/test_feed_math_text.py::test_newsboat_shows_the_formulas_on_lines_of_their_own \
 	tests/test_backup_restore.py::test_sqlite_round_trip_is_byte_identical \
 	tests/test_backup_restore.py::test_restore_refuses_a_database_with_content_unless_forced \
 	tests/test_backup_restore.py::test_a_damaged_backup_is_refused_before_anything_is_touched \

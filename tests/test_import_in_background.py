@@ -305,7 +305,9 @@ def test_a_large_import_outlives_the_server_timeout_and_ends_with_its_report(tmp
 START_IMPORT = """
 from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.utils import translation
 from blog.porting.admin_views import start_import
+translation.activate("en")  # the report is in the uploader's language: this one reads English
 user = User.objects.create_superuser("author", "a@example.com", "pw-for-tests-only")
 with open(%(archive)r, "rb") as archive:
     upload = SimpleUploadedFile("large.zip", archive.read(), "application/zip")

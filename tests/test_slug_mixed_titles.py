@@ -88,3 +88,12 @@ def test_an_existing_note_keeps_its_slug(staff_client):
     assert response.status_code == 302
     note.refresh_from_db()
     assert note.slug == "warp"
+
+
+@pytest.mark.django_db
+def test_a_note_saved_without_a_slug_outside_the_admin_gets_the_same_proposal():
+    """The demo loader, a shell or an import without a slug: the editor's short proposal, not
+    every syllable of the title."""
+    note = Note.objects.create(title="在 H100 上用异步拷贝隐藏访存延迟，以及 warp 发散的代价")
+    assert note.slug == proposed_slug(note.title)
+    assert len(note.slug) <= 50

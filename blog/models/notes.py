@@ -13,7 +13,7 @@ from blog.rendering import render_markdown
 from blog.text.bilingual import contents_title
 from blog.text.date_range import ORIGINAL, PUBLICATION
 from blog.text.slug_urls import slug_path
-from blog.text.slugs import ascii_slug, unique_slug
+from blog.text.slugs import ascii_slug, proposed_slug, unique_slug
 from blog.text.stats import make_excerpt
 from blog.text.validators import validate_link_url
 
@@ -204,7 +204,7 @@ class Note(RenderedMarkdownMixin, models.Model):
     def save(self, *args, **kwargs):
         if not self.slug:
             self.slug = unique_slug(
-                ascii_slug(self.title),
+                proposed_slug(self.title) or ascii_slug(self.title),  # as the editor proposes it
                 lambda s: Note.objects.filter(slug=s).exclude(pk=self.pk).exists(),
             )
         if self.status == Status.PUBLISHED and self.published_at is None:

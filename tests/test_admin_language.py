@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 from django.utils import translation
 
-from blog.axes_app import AXES_MESSAGES
+from blog.authoring.axes_app import AXES_MESSAGES
 from blog.text.catalogue_overrides import DJANGO_MESSAGES
 from tests.factories import make_tag, note_form_data
 
@@ -74,7 +74,7 @@ def test_the_login_protection_is_in_chinese_in_the_chinese_sidebar(author):
 
 
 def test_every_string_of_the_login_protection_s_admin_is_translated():
-    """Each string django-axes' admin shows, marked in blog/axes_app.py, is in biji's Chinese
+    """Each string django-axes' admin shows, marked in blog/authoring/axes_app.py, is in biji's Chinese
     catalogue (django-axes ships none)."""
     with translation.override("zh-hans"):
         untranslated = [m for m in AXES_MESSAGES if translation.gettext(m) == m]

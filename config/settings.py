@@ -102,7 +102,7 @@ CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS") or (
 
 INSTALLED_APPS = [
     "django.contrib.admin",
-    # django-axes (login throttling) under a name the admin can translate: blog/authoring/axes_app.py.
+    # django-axes (login throttling) under a name the admin can translate (authoring/axes_app.py).
     "blog.authoring.axes_app.AxesConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",

@@ -74,8 +74,8 @@ def test_the_login_protection_is_in_chinese_in_the_chinese_sidebar(author):
 
 
 def test_every_string_of_the_login_protection_s_admin_is_translated():
-    """Each string django-axes' admin shows, marked in blog/authoring/axes_app.py, is in biji's Chinese
-    catalogue (django-axes ships none)."""
+    """Each string django-axes' admin shows, marked in blog/authoring/axes_app.py, is in
+    biji's Chinese catalogue (django-axes ships none)."""
     with translation.override("zh-hans"):
         untranslated = [m for m in AXES_MESSAGES if translation.gettext(m) == m]
         assert not untranslated

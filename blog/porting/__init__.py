@@ -6,7 +6,8 @@ import reads through it, export writes through it, so what export writes, import
 * :mod:`.frontmatter`: split a file into front matter and body; write front matter
   deterministically (the round trip is byte-identical).
 * :mod:`.markdown_import` and :mod:`.wordpress` turn files into :class:`.records.NoteRecord`;
-  :mod:`.importer` stores records, one transaction per file; :mod:`.report` says what happened.
+  :mod:`.importer` stores records, one transaction per file; :mod:`.report` says what happened,
+  in words chosen when it is shown (:mod:`.wording`: the admin's language, or English).
 * :mod:`.export` writes notes, pages, site settings and media to a folder.
 * Old URLs and imported files are kept in :mod:`blog.models.imported`; readers are redirected
   from old URLs by :mod:`blog.public.legacy_redirects`.

@@ -89,7 +89,7 @@ def unpack(archive, destination):
 
 def _reason(error, root):
     if isinstance(error, zlib.error | zipfile.BadZipFile | EOFError):
-        return f"damaged data ({error})"
+        return _("damaged data (%(error)s)") % {"error": error}
     if isinstance(error, OSError) and error.strerror:
         return error.strerror  # its str() carries the full path
     return str(error).replace(str(root), "") or type(error).__name__

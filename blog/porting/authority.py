@@ -23,11 +23,22 @@ under the user (:meth:`Authority.log`), beside the revision the importer records
 """
 
 from django.contrib.admin.models import ADDITION, CHANGE, LogEntry
-from django.utils import translation
+from django.utils.translation import gettext_lazy as _
+
+from blog.porting.wording import worded
+
+# What the user may not do, for the report: "page about exists: you may not change pages
+# (needs blog.change_page)", worded when shown (.wording).
+REFUSED = {
+    "add": _("%(what)s: you may not add %(objects)s (needs %(permission)s)"),
+    "change": _("%(what)s: you may not change %(objects)s (needs %(permission)s)"),
+    "delete": _("%(what)s: you may not delete %(objects)s (needs %(permission)s)"),
+}
 
 
 class NotPermitted(Exception):
-    """The importing user may not do this; the message says what and which permission."""
+    """The importing user may not do this; the message says what and which permission,
+    worded when the report is shown."""
 
 
 class Authority:
@@ -43,12 +54,16 @@ class Authority:
         return self.is_operator or self.user.has_perm(permission(action, model))
 
     def check(self, action, model, what):
-        """Raise :class:`NotPermitted` unless the user may ``action`` ``model`` objects."""
+        """Raise :class:`NotPermitted` unless the user may ``action`` ``model`` objects;
+        ``what`` ("note warps exists") says what the import was about to do."""
         if not self.allows(action, model):
-            with translation.override("en"):  # the report is in English, as its other lines
-                kind = str(model._meta.verbose_name_plural)
             raise NotPermitted(
-                f"{what}: you may not {action} {kind} (needs {permission(action, model)})"
+                worded(
+                    REFUSED[action],
+                    what=what,
+                    objects=model._meta.verbose_name_plural,
+                    permission=permission(action, model),
+                )
             )
 
     def log(self, obj, created, message):

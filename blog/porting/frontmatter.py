@@ -16,15 +16,18 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 
 import yaml
+from django.utils.translation import gettext_lazy as _
 
 from blog.porting.limits import MAX_FRONT_MATTER_VALUES
+from blog.porting.wording import worded
 
 TOML_LINE = re.compile(r"at line (\d+)")
 KEY_LINE = re.compile(r"^([A-Za-z_][\w-]*)\s*[:=]")
 
 
 class FrontMatterError(ValueError):
-    """The file's front matter cannot be read; ``line`` is the file's line number."""
+    """The file's front matter cannot be read; ``line`` is the file's line number. The
+    message is worded when the report is shown (:mod:`.wording`)."""
 
     def __init__(self, message, line=None):
         super().__init__(message)
@@ -57,7 +60,8 @@ def split(text, max_values=MAX_FRONT_MATTER_VALUES):
     closers = ("---", "...") if fence == "---" else ("+++",)
     end = next((i for i in range(1, len(lines)) if lines[i].rstrip() in closers), None)
     if end is None:
-        raise FrontMatterError(f"the front matter opened by {fence!r} is never closed", 1)
+        never_closed = _("the front matter opened by %(fence)s is never closed")
+        raise FrontMatterError(worded(never_closed, fence=repr(fence)), 1)
     source = "\n".join(lines[1:end])
     meta = _parse_yaml(source, max_values) if fence == "---" else _parse_toml(source, max_values)
     key_lines = {}
@@ -77,11 +81,12 @@ def _parse_yaml(source, max_values):
         mark = getattr(error, "problem_mark", None)
         line = mark.line + 2 if mark is not None else None
         problem = getattr(error, "problem", None) or str(error).splitlines()[0]
-        raise FrontMatterError(f"front matter is not valid YAML: {problem}", line) from None
+        not_yaml = _("front matter is not valid YAML: %(problem)s")
+        raise FrontMatterError(worded(not_yaml, problem=problem), line) from None
     except RecursionError:
-        raise FrontMatterError("front matter is nested too deeply", 2) from None
+        raise FrontMatterError(_("front matter is nested too deeply"), 2) from None
     if not isinstance(meta, dict):
-        raise FrontMatterError("front matter must be a mapping of keys to values", 2)
+        raise FrontMatterError(_("front matter must be a mapping of keys to values"), 2)
     return meta
 
 
@@ -120,7 +125,10 @@ def _value_children(value):
 
 
 def _too_many_values(max_values):
-    return f"front matter holds more than {max_values:,} values (counting what YAML aliases repeat)"
+    too_many = _(
+        "front matter holds more than %(count)s values (counting what YAML aliases repeat)"
+    )
+    return worded(too_many, count=f"{max_values:,}")
 
 
 def _expanded_size(root, children, limit):
@@ -154,9 +162,10 @@ def _parse_toml(source, max_values):
     except tomllib.TOMLDecodeError as error:
         match = TOML_LINE.search(str(error))
         line = int(match[1]) + 1 if match else None
-        raise FrontMatterError(f"front matter is not valid TOML: {error}", line) from None
+        not_toml = _("front matter is not valid TOML: %(problem)s")
+        raise FrontMatterError(worded(not_toml, problem=str(error)), line) from None
     except RecursionError:
-        raise FrontMatterError("front matter is nested too deeply", 2) from None
+        raise FrontMatterError(_("front matter is nested too deeply"), 2) from None
     if _expanded_size(meta, _value_children, max_values) > max_values:
         raise FrontMatterError(_too_many_values(max_values), 2)
     return meta

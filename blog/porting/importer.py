@@ -28,6 +28,7 @@ from django.core.exceptions import ValidationError
 from django.db import DatabaseError, transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from blog.models import Note, Page, Series, Status, revisions
 from blog.models.imported import LegacyPath, content_at
@@ -37,8 +38,9 @@ from blog.porting.authority import Authority, NotPermitted
 from blog.porting.limits import MAX_MARKDOWN_BYTES
 from blog.porting.media import MediaStore, is_inline_data, is_remote
 from blog.porting.records import NOTE, PAGE
-from blog.porting.report import CREATED, SKIPPED, UNCHANGED, UPDATED, shorten, unexpected
+from blog.porting.report import CREATED, SKIPPED, UNCHANGED, UPDATED, shorten
 from blog.porting.terms import find_series, new_series, resolve_tags, store_site_data
+from blog.porting.wording import FAILED, error_text, not_imported, unexpected, worded
 
 logger = logging.getLogger(__name__)
 
@@ -116,9 +118,9 @@ class Importer:
         except Exception as error:
             if store:
                 store.discard_created()
-            self.report.error(source, f"not imported: {self._describe(source, error)}")
-            self.report.add(source, SKIPPED, "not permitted" if isinstance(error, NotPermitted)
-                            else "error")  # fmt: skip
+            self.report.error(source, not_imported(self._describe(source, error)))
+            permitted = not isinstance(error, NotPermitted)
+            self.report.add(source, SKIPPED, FAILED if permitted else _("not permitted"))
         else:
             if store:
                 store.created = []
@@ -128,7 +130,7 @@ class Importer:
         if isinstance(error, ValidationError):
             return shorten("; ".join(error.messages), 300)
         if isinstance(error, (NotPermitted, DatabaseError, ValueError, OSError)):
-            return shorten(error, 300)
+            return error_text(error, 300)
         logger.exception("Import: storing %s failed", source)
         return unexpected(error)
 
@@ -169,7 +171,7 @@ class Importer:
         note = self.existing(Note, record)
         created = note is None
         if created:  # before any work: an add-only import of a changed note fails at saving
-            self.authority.check("add", Note, f"note {record.slug}")
+            self.authority.check("add", Note, worded(_("note %(slug)s"), slug=record.slug))
         note = note or Note(slug=record.slug)
         before = None if created else self.snapshot(note)
         body = self.body(record, store)
@@ -177,7 +179,7 @@ class Importer:
         note.summary = record.summary
         note.status = Status.DRAFT if record.draft else Status.PUBLISHED
         if record.published_at is None and not record.draft and created:
-            self.report.warn(record.source, "no date: published now")
+            self.report.warn(record.source, _("no date: published now"))
         note.published_at = record.published_at or (None if record.draft else note.published_at)
         for field in ("source_title", "source_author", "source_url", "source_date", "cover_alt"):
             setattr(note, field, getattr(record, field))
@@ -190,11 +192,11 @@ class Importer:
         tags = resolve_tags(record.tags, record.tags_zh, self.authority, self.report, record.source)
         paths = self.usable_old_paths(self.old_paths(record), record, note)
         if before is not None and before == self.snapshot(note, tags, partner, paths, record):
-            self.report.add(record.source, UNCHANGED, f"note {note.slug}")
+            self.report.add(record.source, UNCHANGED, worded(_("note %(slug)s"), slug=note.slug))
             self.remember(note, record)
             return note
         if not created:
-            self.authority.check("change", Note, f"note {note.slug} exists")
+            self.authority.check("change", Note, worded(_("note %(slug)s exists"), slug=note.slug))
         note.full_clean(exclude=["translation"] if partner is None else None)
         save_note(note)
         set_tags(note, tags)
@@ -206,8 +208,8 @@ class Importer:
         self.authority.log(note, created, message)
         self.written.add(note.pk)
         self.remember(note, record)
-        self.report.add(record.source, CREATED if created else UPDATED,
-                        f"note {note.slug} ({note.language})")  # fmt: skip
+        what = worded(_("note %(slug)s (%(language)s)"), slug=note.slug, language=note.language)
+        self.report.add(record.source, CREATED if created else UPDATED, what)
         return note
 
     def body(self, record, store):
@@ -218,9 +220,9 @@ class Importer:
                              record.body_line)  # fmt: skip
         size = len(body.encode())
         if size > MAX_MARKDOWN_BYTES:
+            too_large = _("the text is %(size).1f MB: texts over %(limit)d MB are not imported")
             raise ValueError(
-                f"the text is {size / 1024 / 1024:.1f} MB: texts over "
-                f"{MAX_MARKDOWN_BYTES // 1024 // 1024} MB are not imported"
+                worded(too_large, size=size / 1024 / 1024, limit=MAX_MARKDOWN_BYTES // 1024 // 1024)
             )
         return body
 
@@ -269,11 +271,11 @@ class Importer:
         if not already and partner.pk not in self.written:
             # Linking shows on the other note's page too: a change of that note.
             if not self.authority.allows("change", Note):
-                self.report.warn(
-                    record.source,
-                    f"not linked to its translation {partner.slug}: you may not change "
-                    "notes (needs blog.change_note)",
+                not_linked = _(
+                    "not linked to its translation %(slug)s: you may not change notes (needs "
+                    "blog.change_note)"
                 )
+                self.report.warn(record.source, worded(not_linked, slug=partner.slug))
                 return None
         return partner
 
@@ -287,10 +289,13 @@ class Importer:
         name = record.series
         series = find_series(name)
         if series is None and not self.authority.allows("add", Series):
+            not_created = _(
+                "series %(name)s not created: you may not add series (needs blog.add_series); "
+                "the note is imported outside any series"
+            )
             self.report.warn(
                 record.source,
-                f"series {shorten(name)!r} not created: you may not add series (needs "
-                "blog.add_series); the note is imported outside any series",
+                worded(not_created, name=repr(shorten(name))),
                 record.line_of("categories"),
             )
             note.series, note.series_position = None, None
@@ -298,17 +303,20 @@ class Importer:
         if series is None:
             series = new_series(name)
             self.authority.log(series, True, f"Imported from {record.source}")
-            self.report.warn(
-                record.source, f"new series {name!r}: give it its other title in the admin"
-            )
+            new = _("new series %(name)s: give it its other title in the admin")
+            self.report.warn(record.source, worded(new, name=repr(name)))
         # Positions are per language: a note and its translation share theirs.
         others = series.notes.filter(language=note.language).exclude(pk=note.pk)
         position = record.series_position
         if position is None and note.series_id == series.pk and note.series_position:
             position = note.series_position
         if position is not None and others.filter(series_position=position).exists():
-            self.report.warn(record.source, f"position {position} in {name!r} is taken",
-                             record.line_of("series_position"))  # fmt: skip
+            taken = worded(
+                _("position %(position)d in %(series)s is taken"),
+                position=position,
+                series=repr(name),
+            )
+            self.report.warn(record.source, taken, record.line_of("series_position"))
             position = None
         if position is None:  # after the series' last part: files are read in date order
             position = (others.aggregate(last=Max("series_position"))["last"] or 0) + 1
@@ -316,14 +324,17 @@ class Importer:
 
     def cover(self, record, store):
         if is_remote(record.cover) and not is_inline_data(record.cover):
-            self.report.warn(record.source, f"remote cover not downloaded: "
-                             f"{shorten(record.cover)}", record.line_of("cover"))  # fmt: skip
+            not_downloaded = _("remote cover not downloaded: %(url)s")
+            self.report.warn(
+                record.source,
+                worded(not_downloaded, url=shorten(record.cover)),
+                record.line_of("cover"),
+            )
             return ""
         name = store.store(record.cover, record.base_dir, record.file_stem, record.source)
         if name is None:
-            self.report.warn(
-                record.source, f"cover not found: {shorten(record.cover)}", record.line_of("cover")
-            )
+            not_found = worded(_("cover not found: %(path)s"), path=shorten(record.cover))
+            self.report.warn(record.source, not_found, record.line_of("cover"))
             return ""
         return name
 
@@ -337,11 +348,18 @@ class Importer:
             if path == own or holder == target and target.pk is not None:
                 continue  # its own address (in either language): no redirect needed
             if holder is not None:
-                kind = "note" if isinstance(holder, Note) else "page"
+                if isinstance(holder, Note):
+                    hidden = _(
+                        "old path %(path)s is the address of the note %(slug)s: not kept as a "
+                        "redirect"
+                    )
+                else:
+                    hidden = _(
+                        "old path %(path)s is the address of the page %(slug)s: not kept as a "
+                        "redirect"
+                    )
                 self.report.warn(
-                    record.source,
-                    f"old path {shorten(path)} is the address of the {kind} {holder.slug}: "
-                    "not kept as a redirect",
+                    record.source, worded(hidden, path=shorten(path), slug=holder.slug)
                 )
                 continue
             usable.append(path)
@@ -356,13 +374,14 @@ class Importer:
                 path=path, defaults={"note": note, "page": page}
             )
             if (legacy.note_id, legacy.page_id) != (note and note.pk, page and page.pk):
-                self.report.warn(record.source, f"old path {path} already leads elsewhere")
+                elsewhere = _("old path %(path)s already leads elsewhere")
+                self.report.warn(record.source, worded(elsewhere, path=path))
 
     def store_page(self, record, store):
         page = self.existing(Page, record)
         created = page is None
         if created:
-            self.authority.check("add", Page, f"page {record.slug}")
+            self.authority.check("add", Page, worded(_("page %(slug)s"), slug=record.slug))
         page = page or Page(slug=record.slug)
         body = self.body(record, store)
         values = {"title": record.title, "language": record.language, "body": body,
@@ -378,10 +397,10 @@ class Importer:
             )
             and set(paths) - {page.get_absolute_url()} <= stored_paths
         ):
-            self.report.add(record.source, UNCHANGED, f"page {page.slug}")
+            self.report.add(record.source, UNCHANGED, worded(_("page %(slug)s"), slug=page.slug))
             return page
         if not created:
-            self.authority.check("change", Page, f"page {page.slug} exists")
+            self.authority.check("change", Page, worded(_("page %(slug)s exists"), slug=page.slug))
         for key, value in values.items():
             setattr(page, key, value)
         page.full_clean()
@@ -392,7 +411,8 @@ class Importer:
         message = f"Imported from {record.source}"
         record_revision(page, message, user=self.user)
         self.authority.log(page, created, message)
-        self.report.add(record.source, CREATED if created else UPDATED, f"page {page.slug}")
+        what = worded(_("page %(slug)s"), slug=page.slug)
+        self.report.add(record.source, CREATED if created else UPDATED, what)
         return page
 
 

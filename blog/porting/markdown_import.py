@@ -23,6 +23,7 @@ from urllib.parse import unquote, urlsplit
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
+from django.utils.translation import gettext_lazy as _
 
 from blog.models import Language
 from blog.porting import body as bodies
@@ -30,6 +31,7 @@ from blog.porting import frontmatter
 from blog.porting.formats import AUTO, FORMATS
 from blog.porting.limits import MAX_DATA_FILE_VALUES, MAX_MARKDOWN_BYTES, MAX_TAGS
 from blog.porting.records import NOTE, PAGE, NoteRecord, SiteData
+from blog.porting.wording import refusal, worded
 from blog.rendering import render_markdown
 from blog.text.cjk import CJK_RE
 from blog.text.date_range import ORIGINAL, PUBLICATION
@@ -45,7 +47,10 @@ SKIPPED_DIRS = {"node_modules", "public", "_site", "themes", "resources", ".git"
 
 
 class RecordError(ValueError):
-    """A file cannot become a note; ``line`` points at the cause when known."""
+    """A file cannot become a note; ``line`` points at the cause when known.
+
+    The message is worded when the report is shown (:mod:`.wording`): raised again with
+    another line, it is passed on as it is (``error.args[0]``), not as text."""
 
     def __init__(self, message, line=None):
         super().__init__(message)
@@ -74,24 +79,31 @@ def as_datetime(value, what, years=PUBLICATION):
 
     Refused with the reason when outside ``years`` (:mod:`blog.text.date_range`): publication
     and edit times by default, the original date of a translated article with ``ORIGINAL``.
+    ``what`` names the value in the reason: its key, or "file name".
     """
     written = value
+    refused = _("%(key)s: %(value)s: %(reason)s")
+    not_a_date = _("%(key)s: %(value)s is not a date")
     if isinstance(value, str):
         text = value.strip().replace("/", "-")
         try:
             value = datetime.fromisoformat(text)
         except ValueError:
-            if (year := LONG_YEAR.match(text)) is not None:  # 10000-01-01: no datetime holds it
-                raise RecordError(f"{what}: {value!r}: {years.error(int(year[1]))}") from None
-            raise RecordError(f"{what}: {value!r} is not a date") from None
+            year = LONG_YEAR.match(text)
+            if year and years.error(int(year[1])):  # 10000-01-01: no datetime holds it
+                reason = refusal(years)
+                raise RecordError(
+                    worded(refused, key=what, value=repr(value), reason=reason)
+                ) from None
+            raise RecordError(worded(not_a_date, key=what, value=repr(value))) from None
     if isinstance(value, date) and not isinstance(value, datetime):
         value = datetime.combine(value, time())
     if not isinstance(value, datetime):
-        raise RecordError(f"{what}: {value!r} is not a date")
+        raise RecordError(worded(not_a_date, key=what, value=repr(value)))
     if value.tzinfo is None:
         value = value.replace(tzinfo=ZoneInfo(settings.TIME_ZONE))
-    if message := years.error(value):
-        raise RecordError(f"{what}: {written}: {message}")
+    if years.error(value):
+        raise RecordError(worded(refused, key=what, value=written, reason=refusal(years)))
     return value
 
 
@@ -108,7 +120,8 @@ def as_list(value, what="a list"):
             flat.extend(as_list(item, what))
         return [item for item in flat if item]
     if isinstance(value, dict):
-        raise RecordError(f"{what}: names or a list of names, not a mapping")
+        mapping = _("%(key)s: names or a list of names, not a mapping")
+        raise RecordError(worded(mapping, key=what))
     return [str(value).strip()]
 
 
@@ -170,14 +183,16 @@ def read_file(path, root, fmt_name="auto", kept=None):
     fmt = FORMATS.get(fmt_name, AUTO)
     size = path.stat().st_size
     if size > MAX_MARKDOWN_BYTES:
+        too_large = _(
+            "the file is %(size).1f MB: Markdown files over %(limit)d MB are not imported"
+        )
         raise RecordError(
-            f"the file is {size / 1024 / 1024:.1f} MB: Markdown files over "
-            f"{MAX_MARKDOWN_BYTES // 1024 // 1024} MB are not imported"
+            worded(too_large, size=size / 1024 / 1024, limit=MAX_MARKDOWN_BYTES // 1024 // 1024)
         )
     try:
         text = path.read_text("utf-8")
     except UnicodeDecodeError:
-        raise RecordError("not UTF-8 text") from None
+        raise RecordError(_("not UTF-8 text")) from None
     document = frontmatter.split(text)
     if not document.syntax:
         return None
@@ -202,7 +217,7 @@ def read_file(path, root, fmt_name="auto", kept=None):
         record.kind = PAGE
     _derive_from_path(record, path)
     if not record.title:
-        raise RecordError("no title", 1)
+        raise RecordError(_("no title"), 1)
     body = (
         bodies.translate(
             document.body, lambda offset, tag: kept(record, document.body, offset, tag)
@@ -230,15 +245,14 @@ def _fill(record, values):
     if "language" in values:
         record.language = language_code(get("language"))
         if not record.language:
-            raise RecordError(
-                f"language {get('language')!r} is neither Chinese nor English", line("language")
-            )
+            neither = _("language %(value)s is neither Chinese nor English")
+            raise RecordError(worded(neither, value=repr(get("language"))), line("language"))
     for name, attr in (("published_at", "published_at"), ("updated_at", "updated_at")):
         if get(name) not in (None, ""):
             try:
                 setattr(record, attr, as_datetime(get(name), values[name][0]))
             except RecordError as error:
-                raise RecordError(str(error), line(name)) from None
+                raise RecordError(error.args[0], line(name)) from None
     record.draft = as_bool(get("draft", False)) or not as_bool(get("published", True))
     record.kind = PAGE if str(get("kind", "")).lower() == "page" else NOTE
     record.summary = str(get("summary") or "").strip()
@@ -247,7 +261,7 @@ def _fill(record, values):
             try:
                 as_list(get(name), values[name][0])
             except RecordError as error:
-                raise RecordError(str(error), line(name)) from None
+                raise RecordError(error.args[0], line(name)) from None
     record.tags = as_list(get("tags"))
     record.tags_zh = _names_beside_tags(get("tags_zh"), line("tags_zh"))
     categories = as_list(get("series"))
@@ -255,7 +269,7 @@ def _fill(record, values):
         record.series = categories[0]
         record.tags += [c for c in categories[1:] if c not in record.tags]
     if len(record.tags) > MAX_TAGS:
-        raise RecordError(f"more than {MAX_TAGS} tags", line("tags"))
+        raise RecordError(worded(_("more than %(count)d tags"), count=MAX_TAGS), line("tags"))
     if get("series_position") not in (None, ""):
         record.series_position = _position(get("series_position"), line("series_position"))
     record.translation_key = str(get("translation_key") or "").strip()
@@ -267,7 +281,7 @@ def _fill(record, values):
         try:
             record.source_date = as_datetime(get("source_date"), "source_date", ORIGINAL).date()
         except RecordError as error:
-            raise RecordError(str(error), line("source_date")) from None
+            raise RecordError(error.args[0], line("source_date")) from None
     cover = get("cover")
     if isinstance(cover, dict):  # PaperMod and friends: cover: {image: …, alt: …}
         record.cover_alt = str(cover.get("alt") or "")
@@ -288,7 +302,7 @@ def _names_beside_tags(value, line):
     if isinstance(value, str):
         return as_list(value)
     if not isinstance(value, list) or any(isinstance(v, (list, dict)) for v in value):
-        raise RecordError("tags_zh must be a list of names, in the order of tags", line)
+        raise RecordError(_("tags_zh must be a list of names, in the order of tags"), line)
     return ["" if v is None else str(v) for v in value]
 
 
@@ -301,9 +315,10 @@ def _position(value, line):
     elif isinstance(value, str) and value.strip().isdigit():
         value = int(value.strip())
     if not isinstance(value, int):
-        raise RecordError("series_position must be a whole number", line)
+        raise RecordError(_("series_position must be a whole number"), line)
     if not 1 <= value <= MAX_POSITION:
-        raise RecordError(f"series_position runs from 1 to {MAX_POSITION}", line)
+        runs = _("series_position runs from 1 to %(last)d")
+        raise RecordError(worded(runs, last=MAX_POSITION), line)
     return value
 
 
@@ -320,6 +335,7 @@ def _derive_from_path(record, path):
             try:
                 day = date(int(match[1]), int(match[2]), int(match[3]))
             except ValueError:
-                raise RecordError(f"the file name's date {stem[:10]!r} is not a date") from None
-            record.published_at = as_datetime(day, "file name")
+                wrong = _("the file name's date %(date)s is not a date")
+                raise RecordError(worded(wrong, date=repr(stem[:10]))) from None
+            record.published_at = as_datetime(day, _("file name"))
     record.slug = record.slug or stem

@@ -40,10 +40,13 @@ from django.conf import settings
 from django.core.exceptions import SuspiciousFileOperation
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from blog.images.uploads import ALLOWED_FORMATS, RejectedImage, store_image
 from blog.models.imported import ImportedMedia
 from blog.porting.report import shorten
+from blog.porting.wording import error_text, worded
 
 LINK = re.compile(
     r"(?P<bang>!?)\[(?P<text>[^\]\n]*)\]\(\s*(?P<url><[^>\n]+>|[^)\s]+)(?P<rest>[^)\n]*)\)"
@@ -132,19 +135,22 @@ class MediaStore:
         try:
             return self._store_file(url, base_dir, stem, source, line)
         except SuspiciousFileOperation:  # the storage's own check, should a name slip through
-            self.report.warn(source, f"{shorten(url)}: not a file biji may read", line)
+            refused = worded(_("%(url)s: not a file biji may read"), url=shorten(url))
+            self.report.warn(source, refused, line)
             return None
 
     def _store_file(self, url, base_dir, stem, source, line):
         name, local = self.media_file(url)
         if name == "":
-            self.report.warn(source, f"{shorten(url)}: not a file of the media folder", line)
+            outside = worded(_("%(url)s: not a file of the media folder"), url=shorten(url))
+            self.report.warn(source, outside, line)
             return None
         if name is not None:
             if local is not None:
                 return self._restore(name, local, source, line)
             if not default_storage.exists(name):
-                self.report.warn(source, f"{url}: not in the folder's media directory", line)
+                missing = _("%(url)s: not in the folder's media directory")
+                self.report.warn(source, worded(missing, url=url), line)
             return None
         path = self.locate(url, base_dir, stem)
         if path is None:
@@ -164,25 +170,41 @@ class MediaStore:
         default_storage.delete(stored.name)
         return data, PurePosixPath(stored.name).suffix.lstrip(".")
 
-    def _store_image(self, data, filename, source, line):
+    def _store_image(self, data, filename, source, line, what=None):
+        """:func:`store_image`'s stored file, or None when refused (reported as ``what``, by
+        default the file's name)."""
         try:
             return store_image(ContentFile(data, name=filename))
         except RejectedImage as error:
-            self.report.warn(source, f"{shorten(filename)}: not imported: {error}", line)
+            refused = _("%(file)s: not imported: %(reason)s")
+            what = what or shorten(filename)
+            self.report.warn(source, worded(refused, file=what, reason=error_text(error)), line)
             return None
 
     def _store_inline(self, url, source, line):
         """An inline ``data:`` image, decoded and stored like a file; None when refused."""
         match = DATA_URL.fullmatch(url)
-        kind = (match["type"] if match else "") or "no type"
-        what = f"inline image ({shorten(kind, 40)}, {len(url):,} characters)"
+        kind = shorten(match["type"], 40) if match and match["type"] else _("no type")
+        what = worded(
+            ngettext_lazy(
+                "inline image (%(type)s, %(count)s character)",
+                "inline image (%(type)s, %(count)s characters)",
+                len(url),
+            ),
+            type=kind,
+            count=f"{len(url):,}",
+        )
         limit = settings.BIJI_UPLOAD_MAX_BYTES
         if match is None:
-            self.report.warn(source, f"{what}: not a data: URL; removed", line)
+            self.report.warn(
+                source, worded(_("%(image)s: not a data: URL; removed"), image=what), line
+            )
             return None
         if len(match["data"]) * 3 // 4 > limit + 3:  # decoding would only find it too large
-            self.report.warn(source, f"{what}: not imported: larger than "
-                             f"{limit // 1024 // 1024} MB; removed", line)  # fmt: skip
+            too_large = _("%(image)s: not imported: larger than %(limit)d MB; removed")
+            self.report.warn(
+                source, worded(too_large, image=what, limit=limit // 1024 // 1024), line
+            )
             return None
         try:
             if match["base64"]:
@@ -190,9 +212,11 @@ class MediaStore:
             else:
                 data = unquote_to_bytes(match["data"])
         except (binascii.Error, ValueError):
-            self.report.warn(source, f"{what}: not valid base64; removed", line)
+            self.report.warn(
+                source, worded(_("%(image)s: not valid base64; removed"), image=what), line
+            )
             return None
-        return self._store_once(data, what, source, line)
+        return self._store_once(data, "inline-image", source, line, what)
 
     def _remember(self, data, name):
         digest = hashlib.sha256(data).hexdigest()
@@ -207,12 +231,12 @@ class MediaStore:
     def _store_new(self, path, source, line):
         return self._store_once(path.read_bytes(), path.name, source, line)
 
-    def _store_once(self, data, what, source, line):
+    def _store_once(self, data, filename, source, line, what=None):
         """The stored name of ``data``: an earlier import's copy if there is one, else a new
         file (checked as an image; a dry run deletes it again and remembers nothing)."""
         if name := self._known(data):
             return name
-        stored = self._store_image(data, what, source, line)
+        stored = self._store_image(data, filename, source, line, what)
         if stored is None:
             return None
         if self.dry_run:
@@ -228,7 +252,8 @@ class MediaStore:
             return None
         extension = EXTENSIONS.get(PurePosixPath(name).suffix.lower().lstrip("."))
         if extension != detected:
-            self.report.warn(source, f"{name}: the name does not match its {detected} data", line)
+            mismatch = _("%(name)s: the name does not match its %(format)s data")
+            self.report.warn(source, worded(mismatch, name=name, format=detected), line)
             return self._store_new(path, source, line)
         if default_storage.exists(name):
             with default_storage.open(name, "rb") as existing:
@@ -270,8 +295,8 @@ class MediaStore:
             if name is None:
                 if image and self.locate(bare, base_dir, stem) is None:
                     if self.media_file(bare)[0] is None:
-                        self.report.warn(source, f"image not found: {shorten(bare)}",
-                                         line_of(offset))  # fmt: skip
+                        missing = worded(_("image not found: %(url)s"), url=shorten(bare))
+                        self.report.warn(source, missing, line_of(offset))
                 return url
             return default_storage.url(name)
 

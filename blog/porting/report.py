@@ -6,7 +6,8 @@ shortcodes kept as text and remote images left as links are listed too. A value 
 file (a URL, a shortcode, a name) is cut to :data:`LONGEST_VALUE` characters, and a line to
 :data:`LONGEST_LINE`: an inline image of 8 MB must not become an 8 MB report.
 
-The report's own words (created, error, the counts…) are chosen when its lines are written
+The report's words (created, error, the counts, and the problems' and outcomes' own
+messages, kept unworded until then: :mod:`.wording`) are chosen when its lines are written
 (:meth:`Report.lines`): in the language asked for (the admin's run: the language of the
 admin who uploaded the archive), else as written here, in English, for the command line and
 the scripts that read its output. Under each file the admin's report also says how its front
@@ -36,17 +37,12 @@ def shorten(value, limit=LONGEST_VALUE):
     return f"{text[: keep * 2 // 3]}…[{len(text):,} characters]…{text[-(keep // 3) :]}"
 
 
-def unexpected(error):
-    """A failure nobody foresaw, for the report (the traceback goes to the log)."""
-    return f"unexpected error ({type(error).__name__}): {shorten(error) or 'no message'}"
-
-
 @dataclass(frozen=True)
 class Problem:
     source: str
     line: int | None
     level: str
-    message: str
+    message: str  # or a message worded when shown (.wording)
 
     def __str__(self):
         with translation.override(None):
@@ -66,7 +62,7 @@ class Problem:
 class Outcome:
     source: str
     action: str
-    what: str  # "note zai-h100 (zh-hans)", "page about", "site settings"
+    what: str  # "note zai-h100 (zh-hans)", "page about", "site settings"; worded when shown
 
 
 @dataclass

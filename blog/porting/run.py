@@ -10,12 +10,14 @@ import logging
 from pathlib import Path
 
 import yaml
+from django.utils.translation import gettext_lazy as _
 
 from blog.porting import markdown_import, wordpress
 from blog.porting.frontmatter import FrontMatterError
 from blog.porting.importer import Importer
 from blog.porting.limits import MAX_FILES
-from blog.porting.report import SKIPPED, Progress, Report, unexpected
+from blog.porting.report import SKIPPED, Progress, Report
+from blog.porting.wording import FAILED, error_text, not_imported, unexpected, worded
 
 logger = logging.getLogger(__name__)
 
@@ -27,10 +29,10 @@ def read_markdown(paths, fmt, report):
         try:
             data.append(markdown_import.read_site_data(path, root))
         except (FrontMatterError, yaml.YAMLError, OSError, ValueError) as error:
-            report.error(str(path), f"not imported: {error}")
+            report.error(str(path), not_imported(error_text(error)))
         except Exception as error:
             logger.exception("Import: reading %s failed", path)
-            report.error(str(path), f"not imported: {unexpected(error)}")
+            report.error(str(path), not_imported(unexpected(error)))
 
     def kept(record, body, offset, text):
         line = record.body_line + body.count("\n", 0, offset)
@@ -39,27 +41,30 @@ def read_markdown(paths, fmt, report):
     for number, (path, root) in enumerate(files, start=1):
         source = str(path.relative_to(root)) if path.is_relative_to(root) else str(path)
         if number > MAX_FILES:
-            report.error(source, f"not read: an import reads at most {MAX_FILES:,} Markdown "
-                         "files; import the rest in another run")  # fmt: skip
-            report.add(source, SKIPPED, "over the file limit")
+            too_many = _(
+                "not read: an import reads at most %(count)s Markdown files; import the rest "
+                "in another run"
+            )
+            report.error(source, worded(too_many, count=f"{MAX_FILES:,}"))
+            report.add(source, SKIPPED, _("over the file limit"))
             continue
         try:
             record = markdown_import.read_file(path, root, fmt, kept)
         except (FrontMatterError, markdown_import.RecordError) as error:
-            report.error(source, f"not imported: {error}", error.line)
-            report.add(source, SKIPPED, "error")
+            report.error(source, not_imported(error_text(error)), error.line)
+            report.add(source, SKIPPED, FAILED)
             continue
         except OSError as error:
-            report.error(source, f"not imported: {error}")
-            report.add(source, SKIPPED, "error")
+            report.error(source, not_imported(error_text(error)))
+            report.add(source, SKIPPED, FAILED)
             continue
         except Exception as error:
             logger.exception("Import: reading %s failed", path)
-            report.error(source, f"not imported: {unexpected(error)}")
-            report.add(source, SKIPPED, "error")
+            report.error(source, not_imported(unexpected(error)))
+            report.add(source, SKIPPED, FAILED)
             continue
         if record is None:
-            report.add(source, SKIPPED, "no front matter: not a note")
+            report.add(source, SKIPPED, _("no front matter: not a note"))
             continue
         records.append(record)
     return records, data

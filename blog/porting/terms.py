@@ -12,14 +12,19 @@ permission at all, so an author may import a biji export without rights to its s
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from blog.models import NavigationLink, Series, SiteSettings, Tag
 from blog.porting.authority import NotPermitted
+from blog.porting.wording import error_text, listed, not_imported, worded
 from blog.text.cjk import has_cjk
 from blog.text.slugs import ascii_slug
 
 SITE_FIELDS = ("title", "tagline_zh", "tagline_en", "author", "description", "footer")
 NAVIGATION_FIELDS = ("position", "label_zh", "label_en", "url")
+SITE_SETTINGS = pgettext_lazy("import report", "site settings")
+NAVIGATION = pgettext_lazy("import report", "navigation")
 
 
 def resolve_tags(names, names_zh, authority, report, source):
@@ -42,8 +47,11 @@ def resolve_tags(names, names_zh, authority, report, source):
         if english and not tag.name and not Tag.objects.filter(name__iexact=english).exists():
             changed.append(("name", english))
         if changed and not created and not authority.allows("change", Tag):
-            report.warn(source, f"tag {tag}: its other name is not set: you may not change "
-                        "tags (needs blog.change_tag)")  # fmt: skip
+            not_set = _(
+                "tag %(tag)s: its other name is not set: you may not change tags (needs "
+                "blog.change_tag)"
+            )
+            report.warn(source, worded(not_set, tag=tag))  # named in the report's language
             changed = []
         for field, value in changed:
             setattr(tag, field, value)
@@ -70,7 +78,7 @@ def store_site_data(data, authority, report):
 
     Each tag, series, the settings and the navigation is stored or, when the user may not,
     reported and skipped. Returns what was stored (or already as the file says), for the
-    report; "" when nothing was.
+    report, worded when shown ("site settings, navigation and tags"); "" when nothing was.
     """
     message = f"Imported from {data.source}"
 
@@ -79,10 +87,10 @@ def store_site_data(data, authority, report):
             with transaction.atomic():
                 work(*args, authority, message)
         except NotPermitted as error:
-            report.error(data.source, f"not imported: {error}")
+            report.error(data.source, not_imported(error_text(error)))
             return False
         except ValidationError as error:
-            report.error(data.source, f"not imported: {'; '.join(error.messages)}")
+            report.error(data.source, not_imported("; ".join(error.messages)))
             return False
         return True
 
@@ -91,34 +99,35 @@ def store_site_data(data, authority, report):
     parts = []
     if data.site:
         if attempt(_store_site, data.site):
-            parts.append("site settings")
+            parts.append(SITE_SETTINGS)
         if data.navigation and attempt(_store_navigation, data.navigation):
-            parts.append("navigation")
+            parts.append(NAVIGATION)
     if all(series):
-        parts.append("series")
+        parts.append(pgettext_lazy("import report", "series"))
     if all(tags):
-        parts.append("tags")
-    return " and ".join(filter(None, [", ".join(parts[:-1]), parts[-1]])) if parts else ""
+        parts.append(pgettext_lazy("import report", "tags"))
+    return listed(parts)
 
 
 def _store_tag(item, authority, message):
     tag = Tag.objects.filter(slug=item["slug"]).first()
     values = {"name": item["name"], "name_zh": item.get("name_zh") or ""}
-    _store(Tag, tag, {"slug": item["slug"], **values}, values, f"tag {item['slug']}", authority,
-           message, lambda tag: tag.full_clean(validate_unique=False))  # fmt: skip
+    what = worded(_("tag %(slug)s"), slug=item["slug"])
+    _store(Tag, tag, {"slug": item["slug"], **values}, values, what, authority, message,
+           lambda tag: tag.full_clean(validate_unique=False))  # fmt: skip
 
 
 def _store_series(item, authority, message):
     series = Series.objects.filter(slug=item["slug"]).first()
     values = {field: item.get(field) or "" for field in ("title_zh", "title_en", "description")}
-    _store(Series, series, {"slug": item["slug"]}, values, f"series {item['slug']}", authority,
-           message)  # fmt: skip
+    what = worded(_("series %(slug)s"), slug=item["slug"])
+    _store(Series, series, {"slug": item["slug"]}, values, what, authority, message)
 
 
 def _store_site(values, authority, message):
     site = SiteSettings.objects.filter(pk=1).first()
     values = {field: values[field] or "" for field in SITE_FIELDS if field in values}
-    _store(SiteSettings, site, {"pk": 1}, values, "site settings", authority, message)
+    _store(SiteSettings, site, {"pk": 1}, values, SITE_SETTINGS, authority, message)
 
 
 def _store(model, obj, identity, values, what, authority, message, clean=None):
@@ -141,7 +150,7 @@ def _store_navigation(links, authority, message):
     """The navigation replaced by ``links`` (as the settings page's inline replaces rows)."""
     site = SiteSettings.objects.filter(pk=1).first()
     if site is None:
-        raise NotPermitted("navigation: the site settings it belongs to were not imported")
+        raise NotPermitted(_("navigation: the site settings it belongs to were not imported"))
     wanted = [
         {
             "position": link.get("position", position),
@@ -155,9 +164,9 @@ def _store_navigation(links, authority, message):
     ]
     if current == wanted:
         return
-    authority.check("change", SiteSettings, "navigation")
-    authority.check("delete", NavigationLink, "navigation")
-    authority.check("add", NavigationLink, "navigation")
+    authority.check("change", SiteSettings, NAVIGATION)
+    authority.check("delete", NavigationLink, NAVIGATION)
+    authority.check("add", NavigationLink, NAVIGATION)
     site.navigation.all().delete()
     for values in wanted:
         link = NavigationLink(site=site, **values)

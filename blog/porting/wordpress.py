@@ -27,12 +27,15 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from defusedxml import DefusedXmlException, ElementTree
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 from markdownify import markdownify
 
 from blog.porting.formats import WORDPRESS
 from blog.porting.markdown_import import guess_language, language_code, url_path
 from blog.porting.records import NOTE, PAGE, NoteRecord
-from blog.porting.report import SKIPPED, shorten, unexpected
+from blog.porting.report import SKIPPED, shorten
+from blog.porting.wording import FAILED, error_text, not_imported, refusal, unexpected, worded
 from blog.text.date_range import PUBLICATION
 from blog.text.slugs import ascii_slug
 
@@ -66,14 +69,17 @@ def _date(value):
     :data:`~blog.text.date_range.PUBLICATION` (the item is then reported and skipped)."""
     if not value or value.startswith("0000"):
         return None
+    refused = _("date %(value)s: %(reason)s")
     try:
         moment = datetime.strptime(value, "%Y-%m-%d %H:%M:%S").replace(tzinfo=UTC)
     except ValueError:
-        if year := re.match(r"(\d{5,})-", value):  # 10000-01-01: no datetime holds it
-            raise ValueError(f"date {value!r}: {PUBLICATION.error(int(year[1]))}") from None
+        year = re.match(r"(\d{5,})-", value)
+        if year and PUBLICATION.error(int(year[1])):  # 10000-01-01: no datetime holds it
+            reason = refusal(PUBLICATION)
+            raise ValueError(worded(refused, value=repr(value), reason=reason)) from None
         return None
-    if message := PUBLICATION.error(moment):
-        raise ValueError(f"date {value!r}: {message}")
+    if PUBLICATION.error(moment):
+        raise ValueError(worded(refused, value=repr(value), reason=refusal(PUBLICATION)))
     return moment
 
 
@@ -140,21 +146,28 @@ def read_export(path, media, report):
         tree = ElementTree.parse(path)
     except ElementTree.ParseError as error:
         line = error.position[0] if getattr(error, "position", None) else None
-        report.error(source, f"not a readable WordPress export: {shorten(error)}", line)
+        unreadable = _("not a readable WordPress export: %(error)s")
+        report.error(source, worded(unreadable, error=shorten(error)), line)
         return []
     except DefusedXmlException as error:
-        what = getattr(error, "name", None)
-        report.error(
-            source,
-            "not imported: the file declares XML entities"
-            + (f" ({shorten(what, 40)})" if what else "")
-            + ", which biji refuses: they can expand without bound or read files on the "
-            "server. WordPress's own exports declare none.",
-        )
+        if name := getattr(error, "name", None):
+            entities = _(
+                "not imported: the file declares XML entities (%(name)s), which biji refuses: "
+                "they can expand without bound or read files on the server. WordPress's own "
+                "exports declare none."
+            )
+            report.error(source, worded(entities, name=shorten(name, 40)))
+        else:
+            entities = _(
+                "not imported: the file declares XML entities, which biji refuses: they can "
+                "expand without bound or read files on the server. WordPress's own exports "
+                "declare none."
+            )
+            report.error(source, entities)
         return []
     channel = tree.getroot().find("channel")
     if channel is None:
-        report.error(source, "not a WordPress export: no <channel>")
+        report.error(source, _("not a WordPress export: no <channel>"))
         return []
     default_language = language_code(_text(channel, "language"))
     root = (media or path.parent).resolve()
@@ -171,27 +184,29 @@ def read_export(path, media, report):
         if kind == "attachment":
             continue
         if kind not in ("post", "page") or status == "trash":
-            report.add(name, SKIPPED, f"{kind or 'item'} ({status})")
+            # "nav_menu_item (publish)": the type and status in WordPress's own words
+            item = pgettext_lazy("import report", "item (%(status)s)")
+            report.add(name, SKIPPED, f"{kind} ({status})" if kind else worded(item, status=status))
             continue
         try:
             records.append(_record(fields, name, default_language, attachments, root, report))
         except ValueError as error:
-            report.error(name, f"not imported: {shorten(error, 300)}")
-            report.add(name, SKIPPED, "error")
+            report.error(name, not_imported(error_text(error, 300)))
+            report.add(name, SKIPPED, FAILED)
         except Exception as error:
             logger.exception("Import: reading %s failed", name)
-            report.error(name, f"not imported: {unexpected(error)}")
-            report.add(name, SKIPPED, "error")
+            report.error(name, not_imported(unexpected(error)))
+            report.add(name, SKIPPED, FAILED)
     return records
 
 
 def _record(fields, name, default_language, attachments, root, report):
     title = fields["title"]
     if not title:
-        raise ValueError("no title")
+        raise ValueError(_("no title"))
     status = fields["draft"]
     if status not in PUBLISHED | DRAFTS:
-        raise ValueError(f"unknown status {status!r}")
+        raise ValueError(worded(_("unknown status %(status)s"), status=repr(status)))
     html = fields["body"]
     for match in SHORTCODE.finditer(html):
         if not match[1]:  # an opening or lone shortcode

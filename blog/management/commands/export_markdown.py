@@ -3,6 +3,7 @@
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
+from django.utils import translation
 
 from blog.porting.export import export
 from blog.porting.formats import FORMATS
@@ -26,7 +27,9 @@ class Command(BaseCommand):
         target = Path(directory)
         if target.exists() and any(target.iterdir()) and not options["force"]:
             raise CommandError(f"{target} is not empty (use --force to write into it anyway).")
-        counts = export(target, FORMATS[options["format"]])
+        # The operator's tool, English as its docs, whatever LANGUAGE_CODE says.
+        with translation.override("en"):
+            counts = export(target, FORMATS[options["format"]])
         self.stdout.write(
             self.style.SUCCESS(
                 "Exported {notes} notes, {pages} pages and {media} media files".format(**counts)

@@ -1,6 +1,7 @@
 """``manage.py import_markdown PATH...``: Hugo, Hexo and Jekyll Markdown into biji."""
 
 from django.core.management.base import BaseCommand, CommandError
+from django.utils import translation
 
 from blog.porting.formats import FORMATS
 from blog.porting.run import import_markdown
@@ -30,14 +31,17 @@ class Command(BaseCommand):
         )  # fmt: skip
 
     def handle(self, *args, paths, **options):
-        try:
-            report = import_markdown(
-                paths, fmt=options["format"], dry_run=options["dry_run"],
-                permalink=options["permalink"], progress_stream=self.stderr._out,
-            )  # fmt: skip
-        except FileNotFoundError as error:
-            raise CommandError(str(error)) from None
-        for line in report.lines():
-            self.stdout.write(line)
+        # The operator's tool: its output (and the logs and docs that quote it) is English
+        # whatever LANGUAGE_CODE says; the admin's import speaks its uploader's language.
+        with translation.override("en"):
+            try:
+                report = import_markdown(
+                    paths, fmt=options["format"], dry_run=options["dry_run"],
+                    permalink=options["permalink"], progress_stream=self.stderr._out,
+                )  # fmt: skip
+            except FileNotFoundError as error:
+                raise CommandError(str(error)) from None
+            for line in report.lines():
+                self.stdout.write(line)
         if report.errors:
             self.stderr.write(self.style.WARNING(f"{len(report.errors)} files were not imported."))

@@ -22,8 +22,10 @@ TIMEOUT = 86400
 
 
 def rendered_entries(notes, *, first_number=None, hide_series=False):
-    """The HTML of each note's entry, in order. ``first_number``: the first note's part number
-    in a series (then numbered on); ``hide_series``: leave out the series link."""
+    """The HTML of each note's entry, in order. ``first_number``: given on a series' page,
+    where each entry shows its part number — the note's position in the series, which a part
+    published later never changes (the list's own numbering starts there); ``hide_series``:
+    leave out the series link."""
     notes = list(notes)
     parts.depend_on(*(parts.note(note.pk) for note in notes))
     contexts = [

@@ -136,6 +136,18 @@ def test_unpublishing_a_note_takes_it_off_every_page_at_once(client, blog):
     assert not showing(pages, note.get_absolute_url())
 
 
+def test_unlinking_a_translation_from_either_side_shows_everywhere_at_once(client, blog):
+    """The link is stored on the Chinese note; it is dropped from the English one."""
+    from blog.models.translations import link_translation
+
+    urls = public_urls(blog)
+    warm_all(client, urls)
+    english = Note.objects.get(slug="n03-en")
+    link_translation(english, None)
+    _served, pages = ask_again(client, urls)
+    assert not showing(pages, 'class="translation-link"')
+
+
 def test_a_change_that_names_no_part_empties_everything(client, blog):
     from blog.caching import bump
 

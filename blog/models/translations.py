@@ -33,7 +33,10 @@ def link_translation(note, other):
     """Make ``note`` and ``other`` (saved notes) a translated pair; ``other=None`` leaves
     ``note`` with no translation."""
     if other is None:
-        Note.objects.filter(translation=note).update(translation=None)
+        # Saved one by one, not update(): the pages and lists showing the pair follow a save.
+        for holder in Note.objects.filter(translation=note):
+            holder.translation = None
+            holder.save(update_fields=["translation"])
         note.translation = None
         note.save(update_fields=["translation"])
         return

@@ -11,13 +11,11 @@ import io
 import re
 
 import pytest
-from django.conf import settings
-from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
-from django.contrib.sessions.backends.db import SessionStore
 from PIL import Image
 from playwright.sync_api import expect
 
 from blog.models import Note
+from tests.browser.admin_session import author_session_cookie
 from tests.browser.site import FLASH
 
 pytestmark = pytest.mark.browser
@@ -34,15 +32,7 @@ def png_bytes():
 @pytest.fixture(scope="module")
 def session_cookie(demo):
     """A logged-in author's session cookie (no login form: nothing for login throttling)."""
-    user, _ = get_user_model().objects.get_or_create(
-        username="browser-author", defaults={"is_staff": True, "is_superuser": True}
-    )
-    session = SessionStore()
-    session[SESSION_KEY] = str(user.pk)
-    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-    session.create()
-    return {"name": settings.SESSION_COOKIE_NAME, "value": session.session_key, "url": demo.url}
+    return author_session_cookie(demo)
 
 
 @pytest.fixture

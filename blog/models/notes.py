@@ -9,8 +9,9 @@ from markdownx.models import MarkdownxField
 
 from blog.models.rendered import RenderedMarkdownMixin
 from blog.models.taxonomy import BilingualTaggableManager, TaggedNote
-from blog.rendering import render_markdown
+from blog.rendering import render_blocks, render_markdown
 from blog.text.bilingual import contents_title
+from blog.text.blocks import block_hashes
 from blog.text.date_range import ORIGINAL, PUBLICATION
 from blog.text.slug_urls import slug_path
 from blog.text.slugs import ascii_slug, proposed_slug, unique_slug
@@ -150,6 +151,18 @@ class Note(RenderedMarkdownMixin, models.Model):
     plain_text = models.TextField(editable=False, default="")
     word_count = models.PositiveIntegerField(_("words"), editable=False, default=0)
     reading_minutes = models.PositiveSmallIntegerField(_("reading time"), editable=False, default=1)
+    # The body's blocks, rendered one by one for the parallel view of a translated pair.
+    parallel_blocks = models.JSONField(editable=False, default=list)
+
+    # Translation sync (blog.models.translation_sync). The hashes of the body's blocks, and when
+    # they last changed: derived from the Markdown on save, never by a re-render, so that only
+    # a change of what the text says moves them.
+    block_hashes = models.TextField(editable=False, default="")
+    text_changed_at = models.DateTimeField(_("text changed"), null=True, editable=False)
+    # The other note's block hashes when this note was last brought in line with it; "" when
+    # the pair has never been compared (this note is then never behind). The author's state:
+    # kept in revisions, exports and backups.
+    synced_hashes = models.TextField(editable=False, default="")
 
     objects = NoteQuerySet.as_manager()
 
@@ -199,7 +212,10 @@ class Note(RenderedMarkdownMixin, models.Model):
         "plain_text",
         "word_count",
         "reading_minutes",
+        "parallel_blocks",
     )
+    # Derived from the body by save() alone (a re-render leaves them): translation sync.
+    text_state_fields = ("block_hashes", "text_changed_at")
 
     def save(self, *args, **kwargs):
         if not self.slug:
@@ -211,6 +227,9 @@ class Note(RenderedMarkdownMixin, models.Model):
             self.published_at = timezone.now()
         if self.series_id is None:
             self.series_position = None
+        update_fields = kwargs.get("update_fields")
+        if self._hash_blocks(update_fields) and update_fields is not None:
+            kwargs["update_fields"] = {*update_fields, "block_hashes", "text_changed_at"}
         # Only this note's row: rules that span a translated pair are blog.models.translations'.
         super().save(*args, **kwargs)
 
@@ -332,8 +351,32 @@ class Note(RenderedMarkdownMixin, models.Model):
                 }
             )
 
+    def _hash_blocks(self, update_fields) -> bool:
+        """Hash the body's blocks as it is saved; True when the hashes changed. New hashes are
+        a change of what the note says (whitespace outside code is not one), dated for the
+        notice on its translation."""
+        if update_fields is not None and "body" not in update_fields:
+            return False
+        if "body" not in self.__dict__:  # deferred: not being changed
+            return False
+        hashes = " ".join(block_hashes(self.body))
+        if hashes == self.block_hashes:
+            return False
+        self.block_hashes = hashes
+        self.text_changed_at = timezone.now()
+        return True
+
+    def has_pair(self) -> bool:
+        return bool(self.translation_id) or (
+            self.pk is not None and Note.objects.filter(translation_id=self.pk).exists()
+        )
+
     def fill_derived_fields(self):
         rendered = render_markdown(self.body, contents_title(self.language))
+        # Only a note with a translation is read in parallel (linking one renders it again).
+        self.parallel_blocks = (
+            render_blocks(self.body, contents_title(self.language)) if self.has_pair() else []
+        )
         self.body_html = rendered.html
         self.toc_html = rendered.toc_html
         self.plain_text = rendered.plain_text

@@ -49,6 +49,8 @@ RESTORED_FIELDS = {
         "source_url",
         "source_date",
         "cover_alt",
+        # The text as it was, in line with what its translation said then.
+        "synced_hashes",
     ),
     Page: ("title", "body"),
 }
@@ -71,7 +73,9 @@ def register_models():
     if not reversion.is_registered(Tag):
         reversion.register(Tag, fields=["name", "name_zh", "slug"])
     if not reversion.is_registered(Note):
-        reversion.register(Note, exclude=Note.derived_fields, follow=("tags",))
+        reversion.register(
+            Note, exclude=(*Note.derived_fields, *Note.text_state_fields), follow=("tags",)
+        )
     if not reversion.is_registered(Page):
         reversion.register(Page, exclude=Page.derived_fields)
 

@@ -66,6 +66,7 @@ def start_translation(original):
         or draft.position_holder(original.series_id, language, original.series_position) is None
     ):
         draft.series_id, draft.series_position = original.series_id, original.series_position
-    save_note(draft)
+    # The draft follows its original; the original does not follow the draft being written.
+    save_note(draft, both_ways_in_line=False)
     set_tags(draft, list(original.tags.all()))
     return draft

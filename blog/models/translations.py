@@ -16,15 +16,22 @@ translation together.
 from django.db import transaction
 
 from blog.models.notes import Note
+from blog.models.translation_sync import pair_formed
 
 
 @transaction.atomic
-def save_note(note, **save_kwargs):
+def save_note(note, *, both_ways_in_line=True, **save_kwargs):
     """Save a note edited as a whole (a form, an import) and keep its pair's rules: the link it
-    carries becomes the only one, and its translation follows it in the series."""
+    carries becomes the only one, and its translation follows it in the series.
+
+    A pair this save forms starts in line (:func:`blog.models.translation_sync.pair_formed`):
+    both ways, or only ``note`` with its translation when ``both_ways_in_line`` is False.
+    """
+    before = _counterpart_pk(note)
     release_other_links(note)
     note.save(**save_kwargs)
     bring_translation_along(note)
+    _follow_pair(note, before, both_ways=both_ways_in_line)
     return note
 
 
@@ -40,10 +47,27 @@ def link_translation(note, other):
         note.translation = None
         note.save(update_fields=["translation"])
         return
+    before = _counterpart_pk(note)
     note.translation = other
     release_other_links(note)
     note.save(update_fields=["translation"])
     bring_translation_along(note)
+    _follow_pair(note, before)
+
+
+def _counterpart_pk(note):
+    if note.pk is None:
+        return None
+    stored = Note.objects.filter(pk=note.pk).values_list("translation_id", flat=True).first()
+    return (
+        stored or Note.objects.filter(translation_id=note.pk).values_list("pk", flat=True).first()
+    )
+
+
+def _follow_pair(note, before, both_ways=True):
+    other = note.linked_translation()
+    if other is not None and other.pk != before:
+        pair_formed(note, other, both_ways=both_ways)
 
 
 def release_other_links(note):

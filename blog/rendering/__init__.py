@@ -2,7 +2,8 @@
 
 What the author previews and what readers get come from the same call:
 :func:`render_markdown` (the body, its table of contents, plain text, excerpt, word count and
-reading time) and :func:`render_preview` (the editor's preview, the same HTML). Inside:
+reading time), :func:`render_preview` (the editor's preview, the same HTML) and
+:func:`render_blocks` (the body block by block, for the parallel view). Inside:
 
 * :mod:`.markdown`: Python-Markdown with pymdown-extensions, Pygments, heading anchors;
 * :mod:`.mathml`, :mod:`.spacing`, :mod:`.a11y`: biji's own Markdown extensions;
@@ -13,6 +14,6 @@ reading time) and :func:`render_preview` (the editor's preview, the same HTML). 
 May import: :mod:`blog.text` only.
 """
 
-from blog.rendering.markdown import Rendered, render_markdown, render_preview
+from blog.rendering.markdown import Rendered, render_blocks, render_markdown, render_preview
 
-__all__ = ["Rendered", "render_markdown", "render_preview"]
+__all__ = ["Rendered", "render_blocks", "render_markdown", "render_preview"]

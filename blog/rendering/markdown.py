@@ -26,6 +26,7 @@ from blog.rendering.math_text import TEXT_ENCODING, with_text_marks
 from blog.rendering.mathml import MathExtension
 from blog.rendering.sanitizer import sanitize_html
 from blog.rendering.spacing import AutospaceExtension
+from blog.text.blocks import split_blocks
 from blog.text.cjk import CJK_CHARS, CJK_PUNCTUATION
 from blog.text.stats import (
     LEFT_OUT,
@@ -37,7 +38,8 @@ from blog.text.stats import (
 )
 
 __all__ = [
-    "Rendered", "render_markdown", "render_preview", "make_excerpt", "sanitize_html",
+    "Rendered", "render_blocks", "render_markdown", "render_preview", "make_excerpt",
+    "sanitize_html",
 ]  # fmt: skip
 
 
@@ -135,6 +137,32 @@ def render_markdown(text: str, toc_title: str = "Contents") -> Rendered:
         word_count=han + latin,
         reading_minutes=reading_minutes(han, latin),
     )
+
+
+# Between two blocks of the parallel view: a raw HTML block Markdown passes through as it is.
+_BLOCK_SEPARATOR = "<div>biji-parallel-block-separator</div>"
+
+
+def render_blocks(text: str, toc_title: str = "Contents") -> list[list[str]]:
+    """The body's blocks (:func:`blog.text.blocks.split_blocks`) rendered one by one, as
+    ``[kind, hash, html]`` for the parallel view of a translated pair.
+
+    Rendered as one document with a separator between blocks, not block by block, so that
+    what spans blocks still works: heading ids stay unique, reference links and footnotes find
+    their definitions (the footnotes' list ends the last block).
+    """
+    blocks = split_blocks(text or "")
+    if not blocks:
+        return []
+    source = f"\n\n{_BLOCK_SEPARATOR}\n\n".join(block.text for block in blocks)
+    body = _EMPTY_TOC_RE.sub("", _markdown().convert(source))
+    pieces = body.split(_BLOCK_SEPARATOR)
+    if len(pieces) != len(blocks):  # a separator swallowed by a block it did not end: one piece
+        pieces = [body.replace(_BLOCK_SEPARATOR, ""), *[""] * (len(blocks) - 1)]
+    return [
+        [block.kind, block.hash, sanitize_html(_titled_toc(piece, toc_title)).strip()]
+        for block, piece in zip(blocks, pieces, strict=True)
+    ]
 
 
 def render_preview(text: str, toc_title: str = "Contents") -> str:

@@ -16,7 +16,7 @@ from blog.search.text import Query
 
 PER_PAGE = 10
 # A results page shows titles, snippets (from plain_text), dates, series and tags.
-DEFERRED_FIELDS = ("body", "body_html", "toc_html", "summary")
+DEFERRED_FIELDS = ("body", "body_html", "toc_html", "summary", "parallel_blocks")
 
 
 def ranked_queryset(query: Query, using: str = DEFAULT_DB_ALIAS, interface=None, others=True):

@@ -160,7 +160,7 @@ class NoteFeed(Feed):
         # Series joined and tags in one more query: the count never grows with the items.
         # The Markdown source and search text are large and unused here. pk breaks ties,
         # so the order (and the ETag) is stable.
-        notes = scope.notes.for_listing().defer("body", "plain_text", "toc_html")
+        notes = scope.notes.for_listing().defer("body", "plain_text", "toc_html", "parallel_blocks")
         notes = list(notes.order_by("-published_at", "-pk")[:FEED_SIZE])
         parts.depend_on(*self.scope_parts(scope), *(parts.note(note.pk) for note in notes))
         return notes

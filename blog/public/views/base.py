@@ -14,7 +14,7 @@ from blog.models import Note
 from blog.public.pagination import get_page
 
 # Lists show titles, excerpts, dates and tags: the stored bodies stay in the database.
-LIST_DEFERRED_FIELDS = ("body", "body_html", "toc_html", "plain_text")
+LIST_DEFERRED_FIELDS = ("body", "body_html", "toc_html", "plain_text", "parallel_blocks")
 
 
 def can_preview(user, model="note"):

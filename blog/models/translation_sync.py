@@ -1,0 +1,104 @@
+"""Which note of a translated pair is behind the other, and bringing it back in line.
+
+Each note of a pair remembers the other's block hashes (:mod:`blog.text.blocks`) as they were
+when it was last in line with it (``Note.synced_hashes``). It is **behind** when the other's
+hashes now differ: the other's text changed since — not its title, its tags or a re-render,
+and not whitespace outside code. Either note can be behind, or both. ``synced_hashes == ""``
+means the pair was never compared from this side, and the note is never behind.
+
+The state changes in four ways, all here:
+
+* a pair is formed (:func:`pair_formed`): both notes are in line with each other, except a
+  translation just started from its original (:func:`blog.models.translation_drafts`), which
+  is in line with the original while the original does not follow the draft being written;
+* the author saves a note (:func:`after_edit`): the other note falls behind by itself, unless
+  the author says the edit needs no translation (a small fix) or brings this note in line;
+* "brought in line" (:func:`bring_in_line`) records the other's hashes now, as a revision;
+* an import or a restore sets ``synced_hashes`` as the file or the revision says.
+
+Hashes, unlike revision ids, survive export, import and backup, so "behind" does too.
+"""
+
+from django.db.models import BooleanField, Case, F, OuterRef, Q, Subquery, Value, When
+from django.db.models.functions import Coalesce
+
+from blog.models.notes import Note
+
+
+def is_behind(note, other) -> bool:
+    """``note`` is behind ``other``, its translation (``None``: no translation)."""
+    return bool(
+        other is not None and note.synced_hashes and note.synced_hashes != other.block_hashes
+    )
+
+
+def with_behind(queryset):
+    """``queryset`` with ``is_behind`` on each note, computed in the same query (the admin's
+    column and filter)."""
+    linking = Note.objects.filter(translation_id=OuterRef("pk")).values("block_hashes")[:1]
+    return queryset.annotate(
+        other_block_hashes=Coalesce(F("translation__block_hashes"), Subquery(linking)),
+    ).annotate(
+        is_behind=Case(
+            When(
+                ~Q(synced_hashes="")
+                & Q(other_block_hashes__isnull=False)
+                & ~Q(synced_hashes=F("other_block_hashes")),
+                then=Value(True),
+            ),
+            default=Value(False),
+            output_field=BooleanField(),
+        )
+    )
+
+
+def is_original_of(other, note) -> bool:
+    """``other`` is the original ``note`` translates: the translation holds the link (as a
+    started translation and the importers' ``translation:`` key do)."""
+    return note.translation_id == other.pk
+
+
+def pair_formed(note, other, *, both_ways=True):
+    """``note`` and ``other`` became a pair: ``note`` is in line with ``other`` and, unless
+    ``both_ways`` is False, ``other`` with ``note``. Both get their parallel blocks."""
+    note.synced_hashes = other.block_hashes
+    _store(note)
+    if both_ways:
+        other.synced_hashes = note.block_hashes
+        _store(other)
+    for version in (note, other):
+        if version.body and not version.parallel_blocks:
+            version.render()
+
+
+def after_edit(note, previous_hashes, *, needs_translation=True, in_line=False):
+    """The author saved ``note``, whose blocks were ``previous_hashes`` (a string, as stored)
+    before the edit.
+
+    ``in_line``: the author brought ``note`` in line with its other version in this edit.
+    Either that or ``needs_translation=False`` (a small fix) keeps the other note in line, if
+    it was in line with the text before the edit; otherwise the other falls behind.
+    """
+    other = note.linked_translation()
+    if other is None:
+        return
+    if in_line:
+        note.synced_hashes = other.block_hashes
+        _store(note)
+    if (in_line or not needs_translation) and other.synced_hashes == previous_hashes:
+        if other.synced_hashes != note.block_hashes:
+            other.synced_hashes = note.block_hashes
+            _store(other)
+
+
+def bring_in_line(note, other):
+    """``note`` now says what ``other`` says: record ``other``'s hashes (call it inside
+    :func:`blog.models.revisions.recording`, so that it is a revision)."""
+    note.synced_hashes = other.block_hashes
+    _store(note)
+
+
+def _store(note):
+    # A partial save: updated_at does not move (nothing the author wrote changed), while the
+    # signals still empty the pages showing the pair, and a revision block records it.
+    note.save(update_fields=["synced_hashes"])

@@ -175,7 +175,9 @@ def test_the_migration_indexes_the_notes_that_exist():
         tag = then.get_model("blog", "Tag").objects.create(
             name="Quantization", name_zh="量化", slug="quantization"
         )
-        then.get_model("blog", "TaggedNote").objects.create(content_object_id=note.pk, tag_id=tag.pk)
+        then.get_model("blog", "TaggedNote").objects.create(
+            content_object_id=note.pk, tag_id=tag.pk
+        )
         call_command("migrate", "blog", verbosity=0)
         assert found("算子") == found("cublas") == found("量化") == found("旧笔记") == ["old"]
     finally:

@@ -3,15 +3,19 @@
 The author's desk: revisions and edit conflicts (:mod:`.history`, :mod:`.conflicts`), the
 editor widget and friendly validation (:mod:`.forms`, with :mod:`.tag_input` and
 :mod:`.series_positions`), the media library (:mod:`.media_library`), starting a translation
-(:mod:`.translating`). The admin is branded with the site's title.
+(:mod:`.translating`), a translated pair kept in line (each note's state in the list and a
+filter; above the editor, what changed in the other note, :mod:`.translation_diff`). The
+admin is branded with the site's title.
 """
 
 import django_tasks_db.admin  # noqa: F401  (registers DBTaskResult now: unregistered below)
 from django.conf import settings
 from django.contrib import admin, messages
-from django.db import models
+from django.contrib.admin.utils import unquote
+from django.core.exceptions import PermissionDenied
+from django.db import models, transaction
 from django.db.models import Count
-from django.http import HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, HttpResponseNotAllowed, JsonResponse
 from django.shortcuts import redirect
 from django.urls import path, reverse
 from django.utils import formats, timezone
@@ -31,11 +35,19 @@ from blog.authoring.media_library import media_library_view
 from blog.authoring.series_positions import position_proposal_view
 from blog.authoring.tag_input import new_tags_without_english_name
 from blog.authoring.translating import start_translation_view, translation_tools
+from blog.authoring.translation_diff import changes_since_sync, text_token
 from blog.caching import site_settings
 from blog.models import Language, NavigationLink, Note, Page, Series, SiteSettings, Status, Tag
 from blog.models.import_runs import ImportRun
 from blog.models.revisions import recording
 from blog.models.share_links import make_share_token
+from blog.models.translation_sync import (
+    after_edit,
+    bring_in_line,
+    is_behind,
+    is_original_of,
+    with_behind,
+)
 from blog.models.translations import save_note
 from blog.porting.admin_views import ImportRunAdmin, import_markdown_view
 from blog.rendering import render_preview
@@ -128,6 +140,30 @@ class TagFilter(admin.SimpleListFilter):
         return queryset
 
 
+class TranslationSyncFilter(admin.SimpleListFilter):
+    """Notes behind their translated pair, in line with it, or without one (the queryset
+    carries ``is_behind``: :meth:`NoteAdmin.get_queryset`)."""
+
+    title = _("translation")
+    parameter_name = "sync"
+
+    def lookups(self, request, model_admin):
+        return [
+            ("behind", _("Behind")),
+            ("in-line", _("In line")),
+            ("none", _("No translation")),
+        ]
+
+    def queryset(self, request, queryset):
+        if self.value() == "behind":
+            return queryset.filter(is_behind=True)
+        if self.value() == "in-line":
+            return queryset.filter(is_behind=False, other_block_hashes__isnull=False)
+        if self.value() == "none":
+            return queryset.filter(other_block_hashes__isnull=True)
+        return queryset
+
+
 @admin.register(Note)
 class NoteAdmin(RevisionAdminMixin, admin.ModelAdmin):
     form = NoteForm
@@ -135,16 +171,18 @@ class NoteAdmin(RevisionAdminMixin, admin.ModelAdmin):
     Media = AuthorDeskMedia
     change_list_template = "admin/blog/note/change_list.html"
     # Short columns, so that the list fits beside the navigation and the filters at 1280 px:
-    # the series in the admin's language with the position, times as "2025-03-14 09:30".
+    # the series in the admin's language with the position, times as "2025-03-14 09:30", a
+    # translated note's state ("In line", "Behind its original") under its language (a
+    # column of its own ran the English list past the screen's edge).
     list_display = [
         "title",
-        "language",
+        "language_and_sync",
         "state",
         "series_part",
         "published",
         "updated",
     ]
-    list_filter = [StateFilter, "language", "series", TagFilter]
+    list_filter = [StateFilter, "language", "series", TagFilter, TranslationSyncFilter]
     search_fields = ["title", "slug", "summary", "body"]
     date_hierarchy = "published_at"
     autocomplete_fields = ["series", "translation"]
@@ -185,6 +223,30 @@ class NoteAdmin(RevisionAdminMixin, admin.ModelAdmin):
             "position": note.series_position,
         }
 
+    @admin.display(description=_("language"), ordering="language")
+    def language_and_sync(self, note):
+        """The note's language and, in a translated pair, whether it is in line with the
+        other note: from the queryset's annotations, no query per row."""
+        language = note.get_language_display()
+        state = self.sync_state(note)
+        if state is None:
+            return language
+        if note.is_behind:
+            return format_html('{}<br><strong class="sync-state">{}</strong>', language, state)
+        return format_html('{}<br><span class="sync-state quiet">{}</span>', language, state)
+
+    def sync_state(self, note):
+        """The note's state in its pair ("In line", "Behind its original", "Behind its
+        translation"); None without a translation. The note holding the link is the
+        translation (:func:`blog.models.translation_sync.is_original_of`)."""
+        if note.other_block_hashes is None:
+            return None
+        if not note.is_behind:
+            return gettext("In line")
+        if note.translation_id:
+            return gettext("Behind its original")
+        return gettext("Behind its translation")
+
     @admin.display(description=_("published at"), ordering="published_at")
     def published(self, note):
         return _short_time(note.published_at)
@@ -216,7 +278,24 @@ class NoteAdmin(RevisionAdminMixin, admin.ModelAdmin):
             help_text,
         )
 
+    def get_queryset(self, request):
+        # Whether each note is behind its translation, in the list's own query.
+        return with_behind(super().get_queryset(request))
+
+    def get_fieldsets(self, request, obj=None):
+        """The translation boxes (:class:`.forms.TranslationSyncFields`) under the body, on a
+        note that has a translation."""
+        fieldsets = super().get_fieldsets(request, obj)
+        if obj is None or obj.pk is None or obj.counterpart is None:
+            return fieldsets
+        (name, options), *others = fieldsets
+        fields = list(options["fields"])
+        fields.insert(fields.index("body") + 1, NoteForm.sync_fields)
+        return [(name, {**options, "fields": fields}), *others]
+
     def save_model(self, request, obj, form, change):
+        # The blocks the note had before this save: what the other note was in line with.
+        previous_hashes = obj.block_hashes
         # The note's row, then the rules of its translated pair (the link it carries becomes
         # the only one; its translation follows it in the series).
         save_note(obj)
@@ -226,6 +305,22 @@ class NoteAdmin(RevisionAdminMixin, admin.ModelAdmin):
             # other note's link goes (a save of that field: caches and lists follow).
             released.translation = None
             released.save(update_fields=["translation"])
+        if change:
+            # The other note falls behind by itself when this text changed, unless the author
+            # says this edit needs no translation or brings this note in line.
+            after_edit(obj, previous_hashes, **form.sync_choices())
+
+    def construct_change_message(self, request, form, formsets, add=False):
+        """The boxes are not fields of the note: a save that only brings it in line says so."""
+        message = super().construct_change_message(request, form, formsets, add)
+        for part in message:
+            fields = part.get("changed", {}).get("fields")
+            if fields is not None:
+                part["changed"]["fields"] = [f for f in fields if f not in NoteForm.sync_fields]
+        message = [part for part in message if part.get("changed", {}).get("fields") != []]
+        if not message and form.sync_choices()["in_line"]:
+            return self._brought_in_line_comment(form.instance)
+        return message
 
     def save_related(self, request, form, formsets, change):
         before = list(form.initial.get("tags") or [])
@@ -237,7 +332,73 @@ class NoteAdmin(RevisionAdminMixin, admin.ModelAdmin):
     def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
         if obj is not None and obj.pk is not None:
             context["translation_tools"] = translation_tools(self, request, obj)
+            context["translation_behind"] = self._behind_notice(request, obj)
         return super().render_change_form(request, context, add, change, form_url, obj)
+
+    # --- a note behind its translated pair ---------------------------------------------------
+
+    def _behind_notice(self, request, note):
+        """What the notice above the editor shows, when ``note`` is behind the other note."""
+        other = note.counterpart
+        diff = changes_since_sync(note, other)
+        if diff is None:
+            return None
+        return {
+            "diff": diff,
+            "other": other,
+            "other_is_original": is_original_of(other, note),
+            "other_url": reverse("admin:blog_note_change", args=[other.pk]),
+            "version_url": (
+                reverse("admin:blog_note_revision", args=[other.pk, diff.version.pk])
+                if diff.found
+                else ""
+            ),
+            "bring_in_line_url": reverse("admin:blog_note_bring_in_line", args=[note.pk]),
+            "text_token": text_token(other),
+            "can_bring_in_line": self.has_change_permission(request, note),
+        }
+
+    def _brought_in_line_comment(self, note):
+        other = note.counterpart
+        if other is not None and is_original_of(other, note):
+            return gettext("Brought in line with its original")
+        return gettext("Brought in line with its translation")
+
+    def bring_in_line_view(self, request, object_id):
+        """POST: the note now says what the other note says (a revision). Refused when the
+        other note's text changed again since the page showed it."""
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        note = self.get_object(request, unquote(object_id))
+        if note is None:
+            raise Http404
+        if not self.has_change_permission(request, note):
+            raise PermissionDenied
+        change_url = reverse("admin:blog_note_change", args=[note.pk])
+        other = note.counterpart
+        if other is None or not is_behind(note, other):
+            self.message_user(request, gettext("This note is in line already."), messages.INFO)
+            return redirect(change_url)
+        if request.POST.get("text_token") != text_token(other):
+            self.message_user(
+                request,
+                gettext(
+                    "The other note's text changed again since this page showed it: nothing "
+                    "was recorded. Look at what changed, then bring it in line."
+                ),
+                messages.ERROR,
+            )
+            return redirect(change_url)
+        comment = self._brought_in_line_comment(note)
+        with transaction.atomic(), recording(request.user, comment):
+            bring_in_line(note, other)
+        self.message_user(
+            request,
+            gettext("“%(title)s” is in line with “%(other)s” again.")
+            % {"title": note.title, "other": other.title},
+            messages.SUCCESS,
+        )
+        return redirect(change_url)
 
     def _save_each(self, request, notes, comment, change):
         """Save each note (derived fields, search and caches follow) as one revision."""
@@ -319,6 +480,11 @@ class NoteAdmin(RevisionAdminMixin, admin.ModelAdmin):
                 "<path:object_id>/translate/",
                 view(self.start_translation),
                 name="blog_note_translate",
+            ),
+            path(
+                "<path:object_id>/bring-in-line/",
+                view(self.bring_in_line_view),
+                name="blog_note_bring_in_line",
             ),
             path("media/", view(self.media_library), name="blog_note_media"),
             path("import/", view(import_markdown_view), name="blog_note_import"),

@@ -10,7 +10,8 @@
   (a new tag typed with both names: :mod:`.tag_input`), a series position proposed
   (:mod:`.series_positions`) and, when taken, named with its holder and the next free one;
   the translation shown on both notes of a pair; a publication time saved unchanged keeps
-  its seconds.
+  its seconds. A note with a translation has two more boxes (:class:`TranslationSyncFields`):
+  this edit brings it in line with the other note, or needs no translation (a small fix).
 """
 
 import json
@@ -22,6 +23,7 @@ from django.db import models
 from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from markdownx.widgets import AdminMarkdownxWidget
 from taggit.forms import TagWidget
 
@@ -30,6 +32,7 @@ from blog.authoring.series_positions import proposed_position
 from blog.authoring.tag_input import BilingualTagField, check_pairs, save_pairs
 from blog.images.uploads import RejectedImage, clean_image
 from blog.models import Note, Page
+from blog.models.translation_sync import is_original_of
 from blog.text.bilingual import in_interface_language
 from blog.text.slugs import proposed_slug, unique_slug
 
@@ -157,7 +160,52 @@ def _form_field(field, **kwargs):
     return field.formfield(**kwargs)
 
 
-class NoteForm(EditVersionFormMixin, forms.ModelForm):
+class TranslationSyncFields(forms.Form):
+    """What this save means for the note's translated pair
+    (:func:`blog.models.translation_sync.after_edit`). Without either box, the other note
+    falls behind by itself once this note's text changes: a typo fix in a translation does
+    not hide a changed paragraph of its original unless the author says so.
+
+    The boxes are only on a note that has a translation (``sync_fields``); the admin places
+    them under the body."""
+
+    sync_fields = ("in_line", "no_translation_needed")
+
+    in_line = forms.BooleanField(required=False)
+    no_translation_needed = forms.BooleanField(
+        label=gettext_lazy("No translation needed (a small fix)"),
+        required=False,
+        help_text=gettext_lazy(
+            "A typo or a link fixed: the other note stays in line with this one."
+        ),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        other = self.instance.counterpart if self.instance.pk is not None else None
+        if other is None:
+            for name in self.sync_fields:
+                self.fields.pop(name, None)
+            return
+        if is_original_of(other, self.instance):
+            label = _("This edit brings it in line with its original")
+            help_text = _("Tick it when this note now says everything its original says.")
+        else:
+            label = _("This edit brings it in line with its translation")
+            help_text = _("Tick it when this note now says everything its translation says.")
+        self.fields["in_line"].label = label
+        self.fields["in_line"].help_text = help_text
+
+    def sync_choices(self):
+        """The keyword arguments of ``after_edit`` that this form's boxes give."""
+        data = getattr(self, "cleaned_data", {})
+        return {
+            "in_line": bool(data.get("in_line")),
+            "needs_translation": not data.get("no_translation_needed"),
+        }
+
+
+class NoteForm(TranslationSyncFields, EditVersionFormMixin, forms.ModelForm):
     """The note's change form. A new cover image is verified and re-encoded like an editor
     upload (:mod:`blog.images.uploads`): raster formats only, size, pixel and frame limits, no
     EXIF (GPS, camera, serial), no comments, orientation applied, stored under a random name

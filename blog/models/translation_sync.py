@@ -60,11 +60,17 @@ def is_original_of(other, note) -> bool:
 
 def pair_formed(note, other, *, both_ways=True):
     """``note`` and ``other`` became a pair: ``note`` is in line with ``other`` and, unless
-    ``both_ways`` is False, ``other`` with ``note``. Both get their parallel blocks."""
+    ``both_ways`` is False, ``other`` with ``note`` (else ``other`` does not follow ``note``:
+    never compared). Both get their parallel blocks."""
     note.synced_hashes = other.block_hashes
     _store(note)
     if both_ways:
         other.synced_hashes = note.block_hashes
+        _store(other)
+    elif other.synced_hashes:
+        # What ``other`` was in line with is an earlier translation's text, unlinked since:
+        # compared with the new note, it would be behind at once.
+        other.synced_hashes = ""
         _store(other)
     for version in (note, other):
         if version.body and not version.parallel_blocks:

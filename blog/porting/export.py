@@ -9,7 +9,9 @@ Layout (per format): notes in ``notes_dir`` (Jekyll: ``_posts/YYYY-MM-DD-slug.md
 without a date in ``_drafts/``), pages in ``pages_dir``, site settings, navigation, series and
 tags (both names and slug) in ``data_file``, and every file a body or cover refers to as
 ``/media/<name>`` copied to ``media_dir/<name>``, where the static site serves it at the same
-URL. A translated pair shares a key: the Chinese note's slug.
+URL. A translated pair shares a key: the Chinese note's slug; each of its notes also carries
+its sync state, so that a note behind its translation is behind after the round trip
+(:mod:`.sync_state`).
 """
 
 import re
@@ -19,11 +21,13 @@ from django.core.files.storage import default_storage
 from django.utils import timezone
 
 from blog.models import Language, NavigationLink, Note, Page, Series, SiteSettings, Status, Tag
-from blog.porting import frontmatter
+from blog.porting import frontmatter, sync_state
 from blog.porting.formats import HUGO
 from blog.porting.media import media_prefix
 
 MEDIA_REF = r"(?<![\w/])%s([^\s)\"'<>]+)"
+# A translated note's empty sync state is "never compared", not "not said" (.sync_state).
+SAID_WHEN_EMPTY = {"synced_hashes"}
 
 
 def stamp(value):
@@ -61,6 +65,7 @@ def note_fields(note):
         "source_url": note.source_url.strip(),
         "source_date": note.source_date,
         "old_paths": sorted(note.legacy_paths.values_list("path", flat=True)),
+        "synced_hashes": sync_state.exported(note, note.counterpart),
     }
 
 
@@ -77,14 +82,16 @@ def page_fields(page):
 
 
 def front_matter(fields, fmt):
-    """``fields`` under the format's keys, in its order; empty values left out."""
+    """``fields`` under the format's keys, in its order; empty values left out, but for those
+    whose empty value says something (:data:`SAID_WHEN_EMPTY`)."""
     fields = dict(fields)
     if "draft" in fields and fmt.key_for("published"):  # Hexo, Jekyll: published: false
         fields["published"] = not fields.pop("draft")
     meta = {}
     for key, field in fmt.keys:
         value = fields.get(field)
-        if fmt.key_for(field) == key and value not in (None, "", []):
+        empty = value is None if field in SAID_WHEN_EMPTY else value in (None, "", [])
+        if fmt.key_for(field) == key and not empty:
             meta[key] = value
     return meta
 

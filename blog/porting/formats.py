@@ -17,7 +17,8 @@ Fields (see :class:`.records.NoteRecord`), beyond the obvious ones:
   the blog's own author.
 
 Keys that only biji has use the model's names (``source_url``, ``series_position``,
-``cover``, ``tags_zh``…), the same in every format.
+``cover``, ``tags_zh``…), the same in every format; ``translation_synced``, a translated
+note's sync state (:mod:`.sync_state`), is written last. Other generators ignore them.
 """
 
 from dataclasses import dataclass
@@ -74,6 +75,7 @@ HUGO = Format(
         ("source_url", "source_url"),
         ("source_date", "source_date"),
         ("aliases", "old_paths"),
+        ("translation_synced", "synced_hashes"),
         # Read, never written:
         ("language", "language"),
         ("publishDate", "published_at"),
@@ -107,6 +109,7 @@ HEXO = Format(
         ("categories", "series"),
         *BIJI_KEYS[1:],
         ("alias", "old_paths"),
+        ("translation_synced", "synced_hashes"),
         ("language", "language"),
         ("description", "summary"),
         ("thumbnail", "cover"),
@@ -140,6 +143,7 @@ JEKYLL = Format(
         ("image", "cover"),
         *BIJI_KEYS[3:],
         ("redirect_from", "old_paths"),
+        ("translation_synced", "synced_hashes"),
         ("language", "language"),
         ("description", "summary"),
         ("ref", "translation_key"),

@@ -18,6 +18,8 @@
 * A file failing in any way is reported and skipped: an error nobody foresaw is logged with its
   traceback, and the import goes on with the next file.
 * Old paths never hide a note's or page's own address (:func:`blog.models.imported.content_at`).
+* A translated note's sync state from its file (:mod:`.sync_state`) is what it has after the
+  import, though linking its pair puts the pair in line (:meth:`Importer.keep_sync_state`).
 """
 
 import logging
@@ -48,7 +50,7 @@ JEKYLL_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}-")
 NOTE_FIELDS = (
     "title", "language", "status", "published_at", "body", "summary", "series_id",
     "series_position", "source_title", "source_author", "source_url", "source_date", "cover",
-    "cover_alt",
+    "cover_alt", "synced_hashes",
 )  # fmt: skip
 
 
@@ -75,6 +77,7 @@ class Importer:
         self.permalink_pattern = permalink_pattern
         self.stores = {}
         self.by_key = {}  # translation key → {language: note}
+        self.synced = {}  # note pk → the sync state its file gave (.sync_state)
 
     def media(self, root):
         if root not in self.stores:
@@ -184,6 +187,8 @@ class Importer:
         for field in ("source_title", "source_author", "source_url", "source_date", "cover_alt"):
             setattr(note, field, getattr(record, field))
         note.cover = self.cover(record, store) if record.cover else ""
+        if record.synced_hashes is not None:
+            note.synced_hashes = record.synced_hashes
         partner = self.partner(note, record)
         self.place_in_series(note, record, partner)
         linked_from_partner = note.pk is not None and partner and partner.translation_id == note.pk
@@ -199,6 +204,7 @@ class Importer:
             self.authority.check("change", Note, worded(_("note %(slug)s exists"), slug=note.slug))
         note.full_clean(exclude=["translation"] if partner is None else None)
         save_note(note)
+        self.keep_sync_state(note, record, partner)
         set_tags(note, tags)
         self.keep_old_paths(paths, record, note=note)
         stamp = record.updated_at or record.published_at or timezone.now()
@@ -256,6 +262,26 @@ class Importer:
     def remember(self, note, record):
         if record.translation_key:
             self.by_key.setdefault(record.translation_key, {})[note.language] = note
+        if record.synced_hashes is not None:
+            self.synced[note.pk] = record.synced_hashes
+
+    def keep_sync_state(self, note, record, partner):
+        """After saving ``note``: the sync state its file and its partner's file gave, put back.
+
+        Linking a pair puts it in line both ways (:func:`blog.models.translation_sync.pair_formed`),
+        which is right for files that say nothing (other generators'), and wrong for an export
+        that says which note was behind: the pair is linked when its second note is stored, so
+        the first one's state, stored with it, is put back here too.
+        """
+        if record.synced_hashes is not None and note.synced_hashes != record.synced_hashes:
+            note.synced_hashes = record.synced_hashes
+            note.save(update_fields=["synced_hashes"])
+        wanted = self.synced.get(partner.pk) if partner is not None else None
+        if wanted is not None:
+            other = Note.objects.get(pk=partner.pk)
+            if other.synced_hashes != wanted:
+                other.synced_hashes = wanted
+                other.save(update_fields=["synced_hashes"])
 
     def partner(self, note, record):
         key = record.translation_key

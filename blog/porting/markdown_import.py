@@ -10,7 +10,9 @@ What is read from where, beyond the front-matter tables of :mod:`.formats`:
   body's) script;
 * drafts: ``draft: true``, ``published: false``, or a file under ``_drafts/``;
 * pages: ``type``/``layout: page``, or a file under a ``pages``/``_pages`` folder;
-* the summary: front matter, else the text above Hexo's ``<!-- more -->``.
+* the summary: front matter, else the text above Hexo's ``<!-- more -->``;
+* a translated note's sync state: biji's ``translation_synced`` (:mod:`.sync_state`); a value
+  that is not block hashes is ignored with a warning, and the file is imported.
 
 Files without front matter (READMEs), Hugo's ``_index.md`` section files and biji's data
 file are not notes; the data file (:mod:`.export`) is read as :class:`.records.SiteData`.
@@ -27,7 +29,7 @@ from django.utils.translation import gettext_lazy as _
 
 from blog.models import Language
 from blog.porting import body as bodies
-from blog.porting import frontmatter
+from blog.porting import frontmatter, sync_state
 from blog.porting.formats import AUTO, FORMATS
 from blog.porting.limits import MAX_DATA_FILE_VALUES, MAX_MARKDOWN_BYTES, MAX_TAGS
 from blog.porting.records import NOTE, PAGE, NoteRecord, SiteData
@@ -289,6 +291,11 @@ def _fill(record, values):
     record.cover = str(cover or "").strip()
     record.cover_alt = str(get("cover_alt") or record.cover_alt).strip()
     record.old_paths = [url_path(p) for p in as_list(get("old_paths"))]
+    if "synced_hashes" in values:
+        try:
+            record.synced_hashes = sync_state.read(get("synced_hashes"), values["synced_hashes"][0])
+        except sync_state.SyncStateError as error:
+            record.warnings.append((error.args[0], line("synced_hashes")))
     if permalink := get("permalink"):
         record.old_paths.insert(0, url_path(permalink))
         if not record.slug:

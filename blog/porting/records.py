@@ -37,11 +37,15 @@ class NoteRecord:
     cover: str = ""  # a path or URL as written in the source
     cover_alt: str = ""
     old_paths: list[str] = field(default_factory=list)
+    # A translated note's sync state as ``Note.synced_hashes`` holds it; None: not given, the
+    # note keeps what it has or linking gives (.sync_state).
+    synced_hashes: str | None = None
     base_dir: Path | None = None  # where relative file references are resolved
     file_stem: str = ""  # Hexo keeps a post's images in a folder named like the file
     site_root: Path | None = None  # the imported folder: nothing outside it is read
     body_line: int = 1  # the body's first line in the source file, for reports
     key_lines: dict = field(default_factory=dict)
+    warnings: list = field(default_factory=list)  # (message, line): read, but with a problem
 
     def line_of(self, key):
         return self.key_lines.get(key)

@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from blog.models import Language, Note, Page, Status
-from blog.porting import frontmatter
+from blog.porting import frontmatter, sync_state
 from blog.porting.formats import AUTO, FORMATS
 from blog.porting.limits import MAX_MARKDOWN_BYTES
 from blog.porting.markdown_import import (
@@ -98,6 +98,7 @@ def field_label(name):
         "tags_zh": _("Chinese tag names"),
         "old_paths": _("old addresses"),
         "permalink": _("old address"),
+        "synced_hashes": _("translation sync state"),
     }
     if name in labels:
         return labels[name]
@@ -106,6 +107,8 @@ def field_label(name):
 
 def value_text(name, facts):
     """The value read, in words."""
+    if name == "synced_hashes":
+        return sync_text(facts)
     if facts.get("empty"):
         return _("empty")
     if "language" in facts:
@@ -142,6 +145,18 @@ def names_text(name, facts):
     return ngettext(
         "%(count)d tag (%(form)s): %(names)s", "%(count)d tags (%(form)s): %(names)s", count
     ) % {"count": count, "form": form, "names": names}
+
+
+def sync_text(facts):
+    if "count" not in facts:
+        return _("not block hashes: ignored")
+    if not facts["count"]:
+        return _("never compared with its translation (never behind)")
+    return ngettext(
+        "the hash of its translation's %(count)d block when last brought in line",
+        "the hashes of its translation's %(count)d blocks when last brought in line",
+        facts["count"],
+    ) % {"count": facts["count"]}
 
 
 def count_text(name, count):
@@ -208,6 +223,11 @@ def read_keys(path, fmt):
 
 def read_value(name, key, value):
     """What biji reads from ``value`` under field ``name``, as the import reads it."""
+    if name == "synced_hashes":
+        try:
+            return {"count": len(sync_state.read(value, key).split())}
+        except sync_state.SyncStateError:
+            return {}
     if value is None or value == "":
         return {"empty": True}
     if name in ("published_at", "updated_at"):

@@ -66,6 +66,8 @@ def read_markdown(paths, fmt, report):
         if record is None:
             report.add(source, SKIPPED, _("no front matter: not a note"))
             continue
+        for message, line in record.warnings:
+            report.warn(source, message, line)
         records.append(record)
     return records, data
 

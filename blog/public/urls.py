@@ -9,6 +9,7 @@ app_name = "blog"
 urlpatterns = [
     path("", views.HomeView.as_view(), name="home"),
     path("notes/<slug:slug>/", views.NoteDetailView.as_view(), name="note-detail"),
+    path("notes/<slug:slug>/parallel/", views.NoteParallelView.as_view(), name="note-parallel"),
     path(
         "notes/<slug:slug>/share/<str:token>/",
         views.NoteShareView.as_view(),

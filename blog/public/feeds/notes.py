@@ -14,6 +14,9 @@ added around them in :mod:`blog.public.feeds.urls`.
 * A feed is written in a fixed language (a language feed in its own, others in LANGUAGE_CODE),
   not the reader's Accept-Language: the bytes depend on the database only; the ETag is stable.
 * Items come from ``item_*`` methods, never templates, which run context processors per item.
+* The entry of a note behind its other version starts with the page's translation notice, in
+  the note's language (:mod:`blog.public.translation_notice`); so each entry also depends on
+  the other version's part of the page cache.
 * :meth:`NoteFeed.last_modified` dates a feed from its URL alone (one aggregate query),
   so If-Modified-Since is answered before the feed is built. Renaming only a tag or the site
   settings moves no note date; the content's ETag and ``max-age`` bound that staleness.
@@ -36,6 +39,7 @@ from django.utils.translation import gettext_lazy as _
 
 from blog.caching import parts, site_settings
 from blog.models import Language, Note, Series, SiteSettings, Tag
+from blog.public.translation_notice import translation_notice
 from blog.rendering.feed_html import feed_html
 from blog.text.site_url import absolute_url
 
@@ -45,6 +49,11 @@ CONTENT_NS = "http://purl.org/rss/1.0/modules/content/"
 XML_INVALID = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 # An empty feed still needs a date (Atom <updated>); "now" would change the ETag every request.
 EMPTY_FEED_DATE = datetime(2000, 1, 1, tzinfo=UTC)
+# What an entry does not show of its note, and of the other version of a pair (the translation
+# notice, blog.public.translation_notice, reads its dates, status, slug and block hashes).
+UNUSED = ("body", "plain_text", "toc_html", "parallel_blocks")
+COUNTERPART = ("translation", "translated_from")
+UNUSED_OF_COUNTERPART = (*UNUSED, "body_html", "summary", "excerpt", "synced_hashes", "title")
 
 
 def xml_text(text):
@@ -157,12 +166,26 @@ class NoteFeed(Feed):
             return super().get_feed(obj, request)
 
     def items(self, scope):
-        # Series joined and tags in one more query: the count never grows with the items.
-        # The Markdown source and search text are large and unused here. pk breaks ties,
-        # so the order (and the ETag) is stable.
-        notes = scope.notes.for_listing().defer("body", "plain_text", "toc_html", "parallel_blocks")
+        # Series and the other version of a pair joined, tags in one more query: the count
+        # never grows with the items. The Markdown source and search text are large and unused
+        # here; of the other version only what the translation notice reads is loaded. pk
+        # breaks ties, so the order (and the ETag) is stable.
+        notes = (
+            scope.notes.for_listing()
+            .select_related(*COUNTERPART)
+            .defer(
+                *UNUSED,
+                *(f"{side}__{field}" for side in COUNTERPART for field in UNUSED_OF_COUNTERPART),
+            )
+        )
         notes = list(notes.order_by("-published_at", "-pk")[:FEED_SIZE])
-        parts.depend_on(*self.scope_parts(scope), *(parts.note(note.pk) for note in notes))
+        # An entry shows the notice once its other version's text changes: it depends on it.
+        others = (note.counterpart for note in notes)
+        parts.depend_on(
+            *self.scope_parts(scope),
+            *(parts.note(note.pk) for note in notes),
+            *(parts.note(other.pk) for other in others if other is not None),
+        )
         return notes
 
     def scope_parts(self, scope):
@@ -226,8 +249,10 @@ class NoteFeed(Feed):
         return sorted(tag_category(tag) for tag in note.tags.all())
 
     def item_extra_kwargs(self, note):
+        # The notice first, in the note's language (the entry's xml:lang), links absolute.
+        notice = translation_notice(note, note.counterpart, in_feed=True)
         return {
-            "content": xml_text(feed_html(note.body_html, self.item_link(note))),
+            "content": xml_text(notice + feed_html(note.body_html, self.item_link(note))),
             "language": note.language,
         }
 

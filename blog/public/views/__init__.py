@@ -17,6 +17,7 @@ Decisions that hold for every view here:
 from blog.public.views.archive import ArchiveIndexView, MonthArchiveView, YearArchiveView
 from blog.public.views.notes import HomeView, NoteDetailView, NoteShareView
 from blog.public.views.pages import PageDetailView, robots_txt
+from blog.public.views.parallel import NoteParallelView
 from blog.public.views.search import SearchView
 from blog.public.views.taxonomy import SeriesDetailView, SeriesListView, TagDetailView, TagListView
 
@@ -25,6 +26,7 @@ __all__ = [
     "HomeView",
     "MonthArchiveView",
     "NoteDetailView",
+    "NoteParallelView",
     "NoteShareView",
     "PageDetailView",
     "SearchView",

@@ -10,6 +10,7 @@ from django.views import generic
 from blog.caching import memoised, parts, site_settings
 from blog.models import Note, Tag
 from blog.models.share_links import check_share_token
+from blog.public.translation_notice import parallel_path, translation_notice
 from blog.public.views.base import CachePolicyMixin, PublishedNoteMixin, can_preview
 from blog.text.bilingual import html_lang
 from blog.text.site_url import absolute_url
@@ -174,6 +175,9 @@ class NoteDetailView(CachePolicyMixin, generic.DetailView):
         context.update(
             tags=tags,
             counterpart=counterpart,
+            # Under the title when the other version changed since this one was brought in line.
+            translation_notice=translation_notice(note, counterpart),
+            parallel_url=parallel_path(note, counterpart),
             series_box=series_parts(note) if note.series_id else None,
             related=self.related(note, tags, exclude),
             preview_status=self.preview_status(note),

@@ -29,11 +29,13 @@ from datetime import date, datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+import reversion
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from blog.models import Language, NavigationLink, Note, Page, Series, SiteSettings, Status, Tag
+from blog.models.revisions import latest_version, recording, register_models
 from blog.models.taxonomy import set_tags
 from blog.models.translations import save_note
 from blog.ops.demo import site
@@ -123,6 +125,18 @@ def upsert(model, lookup, values):
     return obj
 
 
+def keep_revision(note):
+    """The demo's text as the note's revision, as an author's save keeps one: its history
+    starts there, and the diff its translation shows once it is edited reads the text as the
+    demo wrote it. A reload that changes nothing records nothing."""
+    latest = latest_version(note)
+    if latest is not None and latest.field_dict.get("body") == note.body:
+        return
+    register_models()
+    with recording(comment="Demo content", manual=True):
+        reversion.add_to_revision(note)
+
+
 def note_values(doc, now, series, notes):
     meta, name = doc.meta, doc.name
     if meta["status"] not in Status.values:
@@ -188,6 +202,7 @@ def load_demo(now=None):
         note_tags = [tags[t] for t in tag_slugs]
         notes[slug] = upsert(Note, {"slug": slug}, note_values(doc, now, series, notes))
         set_tags(notes[slug], note_tags)
+        keep_revision(notes[slug])
     pages = [load_page(doc) for doc in read_documents("pages", PAGE_KEYS, PAGE_REQUIRED)]
     settings_row = upsert(SiteSettings, {"pk": 1}, site.SITE)
     links = [

@@ -9,6 +9,8 @@ domain operations that change several rows at once, beside them.
   translation) in a series — ``Note.save()`` writes only the note's own row;
 * :mod:`.revisions`: what is versioned (django-reversion), recording and restoring;
 * :mod:`.share_links`: signed links that let someone read a draft;
+* :mod:`.glossary`: the terms kept consistent across notes, and which notes use them;
+* :mod:`.translation_sync`: which note of a translated pair is behind the other;
 * tables other packages fill: :mod:`.content` (the content version's counter and the
   versions of its parts),
   :mod:`.search_document` (the search index), :mod:`.imported` (old URLs, imported files),
@@ -19,6 +21,7 @@ code: receivers that follow the models are wired in ``BlogConfig.ready()``.
 """
 
 from blog.models.content import ContentVersion, PartVersion
+from blog.models.glossary import Term, TermUse
 from blog.models.import_runs import ImportRun
 from blog.models.imported import ImportedMedia, LegacyPath
 from blog.models.notes import Language, Note, NoteQuerySet, Status
@@ -43,4 +46,6 @@ __all__ = [
     "Status",
     "Tag",
     "TaggedNote",
+    "Term",
+    "TermUse",
 ]

@@ -151,6 +151,17 @@ class Note(RenderedMarkdownMixin, models.Model):
     plain_text = models.TextField(editable=False, default="")
     word_count = models.PositiveIntegerField(_("words"), editable=False, default=0)
     reading_minutes = models.PositiveSmallIntegerField(_("reading time"), editable=False, default=1)
+    marks_terms = models.BooleanField(
+        _("mark glossary terms"),
+        default=True,
+        help_text=_(
+            "The first use of a glossary term in each section links to its definition."
+        ),
+    )
+    # Glossary terms of its translation missing here or under a form the glossary does not
+    # accept (blog.authoring.term_check): the change list's count and filter.
+    term_warnings = models.PositiveSmallIntegerField(_("term warnings"), editable=False, default=0)
+
     # The body's blocks, rendered one by one for the parallel view of a translated pair.
     parallel_blocks = models.JSONField(editable=False, default=list)
 

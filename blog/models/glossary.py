@@ -1,0 +1,157 @@
+"""The glossary: the terms a bilingual writer keeps consistent across notes and translations.
+
+A term has a form in each language (either may be absent: "tensor core" often stays English),
+other accepted spellings per language, a short Markdown definition in each language, whether
+Chinese text may keep the English form, and the notes that explain it. Readers meet it on the
+glossary pages and in notes (the first use of a term in each section is marked, in the render
+step: :mod:`blog.rendering.terms`); the editor checks a translation's terms against it; search
+looks for every form of a term in either language.
+
+:class:`TermUse` records which notes use which terms (derived on render), for the glossary's
+"notes that use it" and for re-rendering exactly those notes when a term changes.
+"""
+
+import re
+
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+from markdownx.models import MarkdownxField
+
+from blog.models.notes import Language, Note
+from blog.models.rendered import RenderedMarkdownMixin
+from blog.rendering import render_markdown
+from blog.text.slugs import ascii_slug, unique_slug
+
+# Variants are typed one per line; commas and the Chinese list marks separate them too.
+_VARIANT_SEPARATORS = re.compile(r"[\n,，、;；]+")
+
+
+def split_variants(text):
+    seen, forms = set(), []
+    for form in _VARIANT_SEPARATORS.split(text or ""):
+        form = " ".join(form.split())
+        if form and form.casefold() not in seen:
+            seen.add(form.casefold())
+            forms.append(form)
+    return forms
+
+
+class Term(RenderedMarkdownMixin, models.Model):
+    slug = models.SlugField(
+        _("slug"),
+        max_length=100,
+        unique=True,
+        blank=True,
+        help_text=_("The term's anchor and address in the glossary; proposed from its name."),
+    )
+    english = models.CharField(_("English term"), max_length=200, blank=True)
+    chinese = models.CharField(_("Chinese term"), max_length=200, blank=True)
+    english_variants = models.TextField(
+        _("other English spellings"),
+        blank=True,
+        help_text=_("One per line (or separated by commas), e.g. WGMMA and wgmma."),
+    )
+    chinese_variants = models.TextField(
+        _("other Chinese forms"),
+        blank=True,
+        help_text=_("One per line (or separated by commas or 、), e.g. warp 束."),
+    )
+    keep_in_english = models.BooleanField(
+        _("keep in English"),
+        default=False,
+        help_text=_("Chinese text may use the English form (as for “tensor core”)."),
+    )
+    definition_en = MarkdownxField(_("English definition"), blank=True)
+    definition_zh = MarkdownxField(_("Chinese definition"), blank=True)
+    explained_in = models.ManyToManyField(
+        Note,
+        verbose_name=_("explained in"),
+        related_name="explained_terms",
+        blank=True,
+        help_text=_("Notes that explain the term; the glossary links them."),
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    definition_en_html = models.TextField(editable=False, default="")
+    definition_zh_html = models.TextField(editable=False, default="")
+
+    markdown_fields = ("definition_en", "definition_zh")
+    derived_fields = ("definition_en_html", "definition_zh_html")
+
+    class Meta:
+        verbose_name = _("glossary term")
+        verbose_name_plural = _("glossary terms")
+        ordering = ["slug"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~models.Q(english="", chinese=""),
+                name="blog_term_has_a_name",
+                violation_error_message=_("A term needs a Chinese or an English form."),
+            ),
+        ]
+
+    def __str__(self):
+        if self.english and self.chinese:
+            return f"{self.chinese} / {self.english}"
+        return self.chinese or self.english
+
+    def clean(self):
+        if not (self.english.strip() or self.chinese.strip()):
+            raise ValidationError(_("A term needs a Chinese or an English form."))
+
+    def save(self, *args, **kwargs):
+        self.english, self.chinese = " ".join(self.english.split()), "".join(self.chinese.split())
+        if not self.slug:
+            self.slug = unique_slug(
+                ascii_slug(self.english or self.chinese, max_length=90) or "term",
+                lambda slug: Term.objects.filter(slug=slug).exclude(pk=self.pk).exists(),
+                max_length=100,
+            )
+        super().save(*args, **kwargs)
+
+    def fill_derived_fields(self):
+        self.definition_en_html = render_markdown(self.definition_en, "Contents").html
+        self.definition_zh_html = render_markdown(self.definition_zh, "目录").html
+
+    def name(self, language):
+        """The term as text in ``language`` reads it: its form there, else the other."""
+        if language == Language.CHINESE:
+            return self.chinese or self.english
+        return self.english or self.chinese
+
+    def definition_html(self, language):
+        if language == Language.CHINESE:
+            return self.definition_zh_html or self.definition_en_html
+        return self.definition_en_html or self.definition_zh_html
+
+    def forms(self, language):
+        """The forms text in ``language`` may use for the term: its own name and variants;
+        in Chinese also the English ones when the term keeps its English form or has no
+        Chinese one."""
+        english = [self.english, *split_variants(self.english_variants)] if self.english else []
+        english += [] if self.english else split_variants(self.english_variants)
+        chinese = [self.chinese, *split_variants(self.chinese_variants)] if self.chinese else []
+        chinese += [] if self.chinese else split_variants(self.chinese_variants)
+        if language == Language.CHINESE:
+            return chinese + english if (self.keep_in_english or not chinese) else chinese
+        return english or chinese
+
+    def all_forms(self):
+        """Every form of the term in either language (search looks for all of them)."""
+        forms = self.forms(Language.CHINESE) + self.forms(Language.ENGLISH)
+        return list(dict.fromkeys(forms))
+
+
+class TermUse(models.Model):
+    """A note uses a term (derived on render: the glossary lists its notes, and a change of the
+    term re-renders them)."""
+
+    note = models.ForeignKey(Note, on_delete=models.CASCADE, related_name="term_uses")
+    term = models.ForeignKey(Term, on_delete=models.CASCADE, related_name="uses")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["note", "term"], name="blog_termuse_unique"),
+        ]

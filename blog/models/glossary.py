@@ -97,10 +97,6 @@ class Term(RenderedMarkdownMixin, models.Model):
             return f"{self.chinese} / {self.english}"
         return self.chinese or self.english
 
-    def clean(self):
-        if not (self.english.strip() or self.chinese.strip()):
-            raise ValidationError(_("A term needs a Chinese or an English form."))
-
     def save(self, *args, **kwargs):
         self.english, self.chinese = " ".join(self.english.split()), "".join(self.chinese.split())
         if not self.slug:
@@ -110,6 +106,10 @@ class Term(RenderedMarkdownMixin, models.Model):
                 max_length=100,
             )
         super().save(*args, **kwargs)
+
+    def clean(self):
+        if not (self.english.strip() or self.chinese.strip()):
+            raise ValidationError(_("A term needs a Chinese or an English form."))
 
     def fill_derived_fields(self):
         self.definition_en_html = render_markdown(self.definition_en, "Contents").html
@@ -155,3 +155,6 @@ class TermUse(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["note", "term"], name="blog_termuse_unique"),
         ]
+
+    def __str__(self):
+        return f"{self.note_id} uses {self.term_id}"

@@ -154,9 +154,7 @@ class Note(RenderedMarkdownMixin, models.Model):
     marks_terms = models.BooleanField(
         _("mark glossary terms"),
         default=True,
-        help_text=_(
-            "The first use of a glossary term in each section links to its definition."
-        ),
+        help_text=_("The first use of a glossary term in each section links to its definition."),
     )
     # Glossary terms of its translation missing here or under a form the glossary does not
     # accept (blog.authoring.term_check): the change list's count and filter.

@@ -10,10 +10,14 @@ class BlogConfig(AppConfig):
     def ready(self):
         # Receivers are wired here, once the models are loaded: the models import neither
         # the caches nor the search index that follow them.
+        from blog.authoring import term_warnings
+        from blog.background import term_rerender
         from blog.caching import receivers as caching_receivers
         from blog.models import revisions
         from blog.search import receivers as search_receivers
 
         caching_receivers.connect()
         search_receivers.connect()
+        term_rerender.connect()  # a glossary change re-renders the notes it concerns
+        term_warnings.connect()  # a translation's term warnings follow both notes and terms
         revisions.register_models()

@@ -92,6 +92,7 @@ NEW_NOTE_FORM = {
     "source_url": "",
     "source_date": "",
     "cover_alt": "",
+    "marks_terms": "on",
     "edit_version": "",
 }
 
@@ -133,6 +134,8 @@ def note_form_data(note=None, **changes):
         "cover_alt": note.cover_alt,
         "edit_version": version_of(note),
     }
+    if note.marks_terms:  # a checkbox: posted only when ticked
+        data["marks_terms"] = "on"
     return {**data, **changes}
 
 

@@ -9,8 +9,19 @@ from bs4 import BeautifulSoup
 from django.core.management import call_command
 from django.utils import timezone
 
-from blog.models import Language, NavigationLink, Note, Page, Series, SiteSettings, Status, Tag
-from blog.ops.demo.loader import DemoError, parse_document, parse_published
+from blog.models import (
+    Language,
+    NavigationLink,
+    Note,
+    Page,
+    Series,
+    SiteSettings,
+    Status,
+    Tag,
+    Term,
+    TermUse,
+)
+from blog.ops.demo.loader import DemoError, parse_document, parse_published, read_glossary
 
 pytestmark = pytest.mark.django_db
 
@@ -37,10 +48,21 @@ def snapshot():
         )
         for n in Note.objects.select_related("series", "translation")
     }  # fmt: skip
+    terms = {
+        t.slug: (
+            t.english, t.chinese, t.english_variants, t.chinese_variants, t.keep_in_english,
+            t.definition_en, t.definition_zh, t.definition_en_html, t.definition_zh_html,
+            sorted(n.slug for n in t.explained_in.all()),
+        )
+        for t in Term.objects.prefetch_related("explained_in")
+    }  # fmt: skip
     return {
         "counts": [
-            m.objects.count() for m in (Note, Tag, Series, Page, NavigationLink, SiteSettings)
+            m.objects.count()
+            for m in (Note, Tag, Series, Page, NavigationLink, SiteSettings, Term, TermUse)
         ],
+        "terms": terms,
+        "term_uses": set(TermUse.objects.values_list("note__slug", "term__slug")),
         "notes": notes,
         "tags": set(Tag.objects.values_list("slug", "name", "name_zh")),
         "series": set(Series.objects.values_list("slug", "title_zh", "title_en", "description")),
@@ -195,6 +217,38 @@ def test_about_page_site_settings_and_navigation(demo):
     assert [link.position for link in links] == sorted(link.position for link in links)
 
 
+def test_a_glossary_of_about_twenty_terms_the_notes_use(demo):
+    """Every term is defined in both languages, used by the notes and marked in a published
+    one, so the demo shows the glossary at work; the notes that explain a term name it."""
+    terms = Term.objects.prefetch_related("explained_in")
+    assert 20 <= len(terms) <= 30
+    published = Note.objects.published()
+    for term in terms:
+        assert term.definition_en_html and term.definition_zh_html, term.slug
+        assert SLUG.match(term.slug), term.slug
+        assert TermUse.objects.filter(term=term).exists(), f"no note uses {term.slug}"
+        anchor = f'glossary/#{term.slug}"'
+        assert any(anchor in note.body_html for note in published), f"{term.slug} not marked"
+        for note in term.explained_in.all():
+            text = f"{note.title} {note.plain_text}".casefold()
+            forms = term.forms(note.language)
+            assert any(form.casefold() in text for form in forms), (term.slug, note.slug)
+    assert "线程束 / warp" in [str(term) for term in terms]
+    warp = Term.objects.get(slug="warp")
+    assert sorted(note.slug for note in warp.explained_in.all()) == [
+        "cuda-warp-scheduling",
+        "cuda-warp-scheduling-en",
+    ]
+    assert Term.objects.get(slug="tensor-core").chinese == ""  # kept in English
+
+
+def test_chinese_notes_mark_the_terms_they_keep_in_english(demo):
+    note = Note.objects.get(slug="cuda-warp-scheduling")
+    marks = BeautifulSoup(note.body_html, "html.parser").select("a.term-link")
+    assert {"warp", "occupancy", "latency hiding"} <= {mark.get_text() for mark in marks}
+    assert all(mark["href"].startswith("/glossary/#") for mark in marks)
+
+
 def test_front_matter_parser_is_strict():
     good = "---\ntitle: 标题: 副标题\nslug: a\nlanguage: en\n---\nBody\n"
     doc = parse_document(good, "x.md", {"title", "slug", "language"}, {"title"})
@@ -219,3 +273,19 @@ def test_published_times_are_local_or_relative(settings):
     assert parse_published("", now, "x.md") is None
     with pytest.raises(DemoError):
         parse_published("14/03/2025", now, "x.md")
+
+
+def test_the_glossary_file_is_read_strictly(tmp_path):
+    path = tmp_path / "glossary.yaml"
+    path.write_text("terms:\n- slug: warp\n  english: warp\n", "utf-8")
+    assert read_glossary(path) == [{"slug": "warp", "english": "warp"}]
+    for bad in (
+        "- slug: warp\n",  # no terms: key
+        "terms:\n- english: warp\n",  # no slug
+        "terms:\n- slug: warp\n",  # no form in either language
+        "terms:\n- slug: warp\n  english: warp\n  colour: red\n",  # unknown key
+        "terms:\n- slug: warp\n  english: warp\n- slug: warp\n  chinese: 线程束\n",  # twice
+    ):
+        path.write_text(bad, "utf-8")
+        with pytest.raises(DemoError):
+            read_glossary(path)

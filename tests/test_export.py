@@ -90,4 +90,4 @@ def test_command_refuses_a_folder_that_is_not_empty(demo, tmp_path):
         call_command("export_markdown", str(tmp_path), stdout=StringIO())
     out = StringIO()
     call_command("export_markdown", str(tmp_path / "new"), "--format", "jekyll", stdout=out)
-    assert "Exported 13 notes, 2 pages and 0 media files" in out.getvalue()
+    assert "Exported 13 notes, 2 pages, 22 glossary terms and 0 media files" in out.getvalue()

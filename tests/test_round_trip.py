@@ -24,6 +24,7 @@ from blog.models import (
     Series,
     SiteSettings,
     Tag,
+    Term,
 )  # fmt: skip
 from blog.ops.demo.loader import load_demo
 from blog.porting.export import export
@@ -62,7 +63,18 @@ def blog():
 
 def empty_database(media_root):
     """Remove everything this test wrote (and nothing else), files included."""
-    for model in (LegacyPath, ImportedMedia, Note, Page, Series, Tag, NavigationLink, SiteSettings):
+    models = (
+        LegacyPath,
+        ImportedMedia,
+        Note,
+        Page,
+        Series,
+        Tag,
+        Term,
+        NavigationLink,
+        SiteSettings,
+    )
+    for model in models:
         model.objects.all().delete()
     shutil.rmtree(media_root, ignore_errors=True)
 
@@ -83,7 +95,7 @@ def test_export_import_export_is_byte_identical(blog, fmt, tmp_path, settings):
     empty_database(settings.MEDIA_ROOT)
     report = import_markdown([first])
     assert not report.errors, report.lines()
-    assert report.counts["created"] == 15  # 13 notes, 2 pages
+    assert report.counts["created"] == 15 + 22  # 13 notes, 2 pages, 22 glossary terms
     export(second, FORMATS[fmt])
     before, after = files(first), files(second)
     assert sorted(before) == sorted(after)
@@ -106,4 +118,4 @@ def test_importing_the_export_into_the_same_database_changes_nothing(blog, tmp_p
     export(tmp_path / "out")
     report = import_markdown([tmp_path / "out"])
     assert report.counts["created"] == report.counts["updated"] - 1 == 0  # the data file
-    assert report.counts["unchanged"] == 15
+    assert report.counts["unchanged"] == 15 + Term.objects.count()

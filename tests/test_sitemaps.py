@@ -112,6 +112,7 @@ def test_index_names_each_section_on_site_url(client, blog):
         "/sitemap-series.xml",
         "/sitemap-tags.xml",
         "/sitemap-pages.xml",
+        "/sitemap-glossary.xml",
     }
 
 

@@ -1,4 +1,5 @@
-"""Where the author writes: notes with the Markdown editor, series, tags, pages, settings.
+"""Where the author writes: notes with the Markdown editor, series, tags, pages, the
+glossary's terms (definitions in the same editor, revisions as notes have), settings.
 
 The author's desk: revisions and edit conflicts (:mod:`.history`, :mod:`.conflicts`), the
 editor widget and friendly validation (:mod:`.forms`, with :mod:`.tag_input` and
@@ -9,6 +10,7 @@ admin is branded with the site's title.
 """
 
 import django_tasks_db.admin  # noqa: F401  (registers DBTaskResult now: unregistered below)
+from django import forms
 from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
@@ -34,10 +36,21 @@ from blog.authoring.history import RevisionAdminMixin
 from blog.authoring.media_library import media_library_view
 from blog.authoring.series_positions import position_proposal_view
 from blog.authoring.tag_input import new_tags_without_english_name
+from blog.authoring.term_check_view import term_check_view
 from blog.authoring.translating import start_translation_view, translation_tools
 from blog.authoring.translation_diff import changes_since_sync, text_token
 from blog.caching import site_settings
-from blog.models import Language, NavigationLink, Note, Page, Series, SiteSettings, Status, Tag
+from blog.models import (
+    Language,
+    NavigationLink,
+    Note,
+    Page,
+    Series,
+    SiteSettings,
+    Status,
+    Tag,
+    Term,
+)
 from blog.models.import_runs import ImportRun
 from blog.models.revisions import recording
 from blog.models.share_links import make_share_token
@@ -164,6 +177,36 @@ class TranslationSyncFilter(admin.SimpleListFilter):
         return queryset
 
 
+class TermWarningsFilter(admin.SimpleListFilter):
+    """Translated notes with term warnings or without (the stored count,
+    :mod:`.term_warnings`; a note without a translation is neither)."""
+
+    title = _("term warnings")
+    parameter_name = "terms"
+
+    def lookups(self, request, model_admin):
+        return [("with", _("With warnings")), ("without", _("Without warnings"))]
+
+    def queryset(self, request, queryset):
+        if self.value() == "with":
+            return queryset.filter(other_block_hashes__isnull=False, term_warnings__gt=0)
+        if self.value() == "without":
+            return queryset.filter(other_block_hashes__isnull=False, term_warnings=0)
+        return queryset
+
+
+def term_warnings_line(note):
+    """Under a translated note's state in the list: its term warnings, if it has any (the
+    stored count; a column of its own ran the English list past a 1280 px screen's edge)."""
+    if note.other_block_hashes is None or not note.term_warnings:
+        return ""
+    count = note.term_warnings
+    return format_html(
+        '<br><span class="term-warnings">{}</span>',
+        ngettext("%(count)d term warning", "%(count)d term warnings", count) % {"count": count},
+    )
+
+
 @admin.register(Note)
 class NoteAdmin(RevisionAdminMixin, admin.ModelAdmin):
     form = NoteForm
@@ -182,7 +225,10 @@ class NoteAdmin(RevisionAdminMixin, admin.ModelAdmin):
         "published",
         "updated",
     ]
-    list_filter = [StateFilter, "language", "series", TagFilter, TranslationSyncFilter]
+    list_filter = [
+        *(StateFilter, "language", "series", TagFilter, TranslationSyncFilter),
+        TermWarningsFilter,
+    ]
     search_fields = ["title", "slug", "summary", "body"]
     date_hierarchy = "published_at"
     autocomplete_fields = ["series", "translation"]
@@ -193,7 +239,12 @@ class NoteAdmin(RevisionAdminMixin, admin.ModelAdmin):
     fieldsets = [
         (
             None,
-            {"fields": ["title", "slug", "language", "body", "summary", "tags", "edit_version"]},
+            {
+                "fields": [
+                    *("title", "slug", "language", "body", "summary", "tags", "marks_terms"),
+                    "edit_version",
+                ]
+            },
         ),
         (_("Publishing"), {"fields": ["status", "published_at", "share_link", "updated_at"]}),
         (_("Series and translation"), {"fields": ["series", "series_position", "translation"]}),
@@ -226,14 +277,17 @@ class NoteAdmin(RevisionAdminMixin, admin.ModelAdmin):
     @admin.display(description=_("language"), ordering="language")
     def language_and_sync(self, note):
         """The note's language and, in a translated pair, whether it is in line with the
-        other note: from the queryset's annotations, no query per row."""
+        other note, and its term warnings: from the queryset's annotations and the note's
+        row, no query per row."""
         language = note.get_language_display()
         state = self.sync_state(note)
         if state is None:
             return language
         if note.is_behind:
-            return format_html('{}<br><strong class="sync-state">{}</strong>', language, state)
-        return format_html('{}<br><span class="sync-state quiet">{}</span>', language, state)
+            cell = format_html('{}<br><strong class="sync-state">{}</strong>', language, state)
+        else:
+            cell = format_html('{}<br><span class="sync-state quiet">{}</span>', language, state)
+        return format_html("{}{}", cell, term_warnings_line(note))
 
     def sync_state(self, note):
         """The note's state in its pair ("In line", "Behind its original", "Behind its
@@ -486,6 +540,11 @@ class NoteAdmin(RevisionAdminMixin, admin.ModelAdmin):
                 view(self.bring_in_line_view),
                 name="blog_note_bring_in_line",
             ),
+            path(
+                "<path:object_id>/term-check/",
+                view(self.term_check),
+                name="blog_note_term_check",
+            ),
             path("media/", view(self.media_library), name="blog_note_media"),
             path("import/", view(import_markdown_view), name="blog_note_import"),
             *super().get_urls(),
@@ -545,6 +604,9 @@ class NoteAdmin(RevisionAdminMixin, admin.ModelAdmin):
 
     def start_translation(self, request, object_id):
         return start_translation_view(self, request, object_id)
+
+    def term_check(self, request, object_id):
+        return term_check_view(self, request, object_id)
 
     def media_library(self, request):
         return media_library_view(self, request)
@@ -652,6 +714,66 @@ class PageAdmin(RevisionAdminMixin, admin.ModelAdmin):
     list_filter = ["is_published", "language"]
     search_fields = ["title", "body"]
     fields = ["title", "slug", "language", "is_published", "body", "edit_version"]
+
+
+class DefinitionEditorWidget(MarkdownEditorWidget):
+    """The Markdown editor for a definition written in one ``language``: the preview renders
+    it as that language's text (the term's form has no language field to name)."""
+
+    def __init__(self, language, attrs=None):
+        self.language = language
+        super().__init__(attrs, language_field=f"_preview_language_{language}")
+
+    def render(self, name, value, attrs=None, renderer=None):
+        # A hidden input holding the language, which the editor reads as the note form's
+        # language field; the form has no field by that name, so a save ignores it.
+        return format_html(
+            '{}<input type="hidden" name="{}" value="{}">',
+            super().render(name, value, attrs, renderer),
+            self.language_field,
+            self.language,
+        )
+
+
+@admin.register(Term)
+class TermAdmin(RevisionAdminMixin, admin.ModelAdmin):
+    """The glossary: each term's forms in both languages, its definitions in the notes'
+    editor with a preview, the notes that explain it; revisions as for notes."""
+
+    Media = AuthorDeskMedia
+    list_display = ["chinese", "english", "keep_in_english", "note_count"]
+    list_display_links = ["chinese", "english"]
+    list_filter = ["keep_in_english"]
+    search_fields = [
+        *("chinese", "english", "chinese_variants", "english_variants", "slug"),
+        *("definition_zh", "definition_en"),
+    ]
+    ordering = ["slug"]
+    autocomplete_fields = ["explained_in"]
+    fieldsets = [
+        (None, {"fields": ["chinese", "english", "slug", "keep_in_english"]}),
+        (_("Other accepted forms"), {"fields": ["chinese_variants", "english_variants"]}),
+        (_("Definitions"), {"fields": ["definition_zh", "definition_en"]}),
+        (None, {"fields": ["explained_in"]}),
+    ]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(note_count=Count("uses", distinct=True))
+
+    @admin.display(description=_("notes using it"), ordering="note_count")
+    def note_count(self, term):
+        return term.note_count
+
+    def view_on_site(self, term):
+        return reverse("blog:glossary-term", kwargs={"slug": term.slug})
+
+    def formfield_for_dbfield(self, db_field, request, **kwargs):
+        if db_field.name in {"definition_zh", "definition_en"}:
+            language = Language.CHINESE if db_field.name == "definition_zh" else Language.ENGLISH
+            kwargs["widget"] = DefinitionEditorWidget(language)
+        elif db_field.name in {"chinese_variants", "english_variants"}:
+            kwargs["widget"] = forms.Textarea(attrs={"rows": 3, "cols": 40})
+        return super().formfield_for_dbfield(db_field, request, **kwargs)
 
 
 class NavigationLinkInline(admin.TabularInline):

@@ -1,5 +1,5 @@
-"""The admin's history of a note or page: who, when, what changed, a diff of any two versions
-(or of one with the current text), restore.
+"""The admin's history of a note, page or glossary term: who, when, what changed, a diff of any
+two versions (or of one with the current text), restore.
 
 Revisions themselves (what is versioned, recording, restoring) are :mod:`blog.models.revisions`;
 what a save changed and how that reads is :mod:`blog.authoring.changes`.
@@ -21,11 +21,18 @@ from django.utils.translation import gettext as _
 
 from blog.authoring.changes import change_message, describe, with_labels
 from blog.authoring.conflicts import VERSION_FIELD, text_diff
-from blog.models import Note, Page
+from blog.models import Note, Page, Term
 from blog.models.revisions import local_date, recording, restore, version_of, versions_of
 from blog.text.bilingual import in_interface_language
 
-DIFFED_FIELDS = {Note: ("title", "summary", "body"), Page: ("title", "body")}
+DIFFED_FIELDS = {
+    Note: ("title", "summary", "body"),
+    Page: ("title", "body"),
+    Term: (
+        *("chinese", "english", "chinese_variants", "english_variants"),
+        *("definition_zh", "definition_en"),
+    ),
+}
 CURRENT = "current"  # the compare page's name for the text as it is now
 
 

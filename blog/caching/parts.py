@@ -12,7 +12,9 @@ keeps it with their versions and serves it only while every one of them is uncha
 * :data:`NOTES`: which notes the lists of all notes hold, in which order (home, archive, the
   site's feeds); :func:`tag` ``(pk)`` and :func:`series` ``(pk)`` the same for a tag's or a
   series' own lists (and its name); :data:`TAGS` and :data:`SERIES_INDEX` the indexes and
-  their counts; :data:`SITEMAP` the sitemaps (every note's URL and date).
+  their counts; :data:`SITEMAP` the sitemaps (every note's URL and date);
+* :data:`GLOSSARY`: the glossary's terms, their forms and definitions, and which notes use or
+  explain each (the glossary pages; the notes they list name their own parts).
 
 What a change moves is decided once, in :mod:`blog.caching.receivers`: a typo fixed in a note
 moves ``note:<pk>`` and the sitemap, so its page, the home page that lists it, its tags' and
@@ -35,6 +37,7 @@ NOTES = "notes"
 TAGS = "tags"
 SERIES_INDEX = "series"
 SITEMAP = "sitemap"
+GLOSSARY = "glossary"
 
 
 def note(pk) -> str:

@@ -9,6 +9,12 @@ or deleting the site settings or a navigation link also drops the settings' copy
 current version at once (:mod:`blog.caching.settings_copy`), and this process's chrome
 (:mod:`blog.caching.chrome`).
 
+The glossary is one part (``parts.GLOSSARY``): a term saved or deleted moves it and the
+sitemap (which lists each term's page); which notes use a term (``TermUse``) or explain it
+(``Term.explained_in``) moves it alone. A term's change moves no note: the notes it concerns
+are rendered again in the background (:mod:`blog.background.term_rerender`), and their saves
+move their own parts.
+
 ``request_started``/``request_finished`` bound the per-request memo of the version.
 """
 
@@ -19,7 +25,17 @@ from django.db.models.signals import m2m_changed, post_delete, post_migrate, pos
 from blog.caching import parts, version
 from blog.caching.chrome import forget_chrome
 from blog.caching.settings_copy import forget_site_settings
-from blog.models import NavigationLink, Note, Page, Series, SiteSettings, Tag, TaggedNote
+from blog.models import (
+    NavigationLink,
+    Note,
+    Page,
+    Series,
+    SiteSettings,
+    Tag,
+    TaggedNote,
+    Term,
+    TermUse,
+)
 
 # What decides which lists hold a note, and where: a change of any of these moves the lists
 # (parts.NOTES, its tags' and series' lists, the indexes), not only the note's own part.
@@ -94,6 +110,16 @@ def series_saved(sender, instance, using, **kwargs):
     changed(using, named_by_notes(base, notes))
 
 
+def term_changed(sender, using, **kwargs):
+    changed(using, {parts.GLOSSARY, parts.SITEMAP})
+
+
+def term_notes_changed(sender, using, action="", **kwargs):
+    """A note uses a term, or explains it (or no longer does): the glossary's lists."""
+    if action in {"", "post_add", "post_remove", "post_clear"}:
+        changed(using, {parts.GLOSSARY})
+
+
 def everything_changed(sender, using, **kwargs):
     """Pages, a deleted note or series (rows changed without signals), anything rare."""
     changed(using, {parts.SITE})
@@ -129,6 +155,10 @@ def connect():
         (post_delete, SiteSettings, settings_changed),
         (post_save, NavigationLink, settings_changed),
         (post_delete, NavigationLink, settings_changed),
+        (post_save, Term, term_changed),
+        (post_delete, Term, term_changed),
+        (post_save, TermUse, term_notes_changed),
+        (post_delete, TermUse, term_notes_changed),
     ]
     for signal, model, receiver in receivers:
         signal.connect(
@@ -138,4 +168,9 @@ def connect():
         )
     m2m_changed.connect(
         note_tags_changed, sender=Note.tags.through, dispatch_uid="blog.content.tags"
+    )
+    m2m_changed.connect(
+        term_notes_changed,
+        sender=Term.explained_in.through,
+        dispatch_uid="blog.content.term_explained_in",
     )

@@ -13,7 +13,6 @@ looks for every form of a term in either language.
 
 import re
 
-from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 from markdownx.models import MarkdownxField
@@ -98,7 +97,7 @@ class Term(RenderedMarkdownMixin, models.Model):
         return self.chinese or self.english
 
     def save(self, *args, **kwargs):
-        self.english, self.chinese = " ".join(self.english.split()), "".join(self.chinese.split())
+        self.english, self.chinese = " ".join(self.english.split()), " ".join(self.chinese.split())
         if not self.slug:
             self.slug = unique_slug(
                 ascii_slug(self.english or self.chinese, max_length=90) or "term",
@@ -108,8 +107,8 @@ class Term(RenderedMarkdownMixin, models.Model):
         super().save(*args, **kwargs)
 
     def clean(self):
-        if not (self.english.strip() or self.chinese.strip()):
-            raise ValidationError(_("A term needs a Chinese or an English form."))
+        # As save() stores them; an empty pair is reported once, by the constraint.
+        self.english, self.chinese = " ".join(self.english.split()), " ".join(self.chinese.split())
 
     def fill_derived_fields(self):
         self.definition_en_html = render_markdown(self.definition_en, "Contents").html

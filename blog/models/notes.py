@@ -213,7 +213,8 @@ class Note(RenderedMarkdownMixin, models.Model):
         return self.title
 
     # Derived by fill_derived_fields(), stored by save() and render().
-    markdown_fields = ("body", "summary", "language")  # language: the [TOC] title
+    # language: the [TOC] title and the glossary's forms; marks_terms: the terms marked or not.
+    markdown_fields = ("body", "summary", "language", "marks_terms")
     derived_fields = (
         "body_html",
         "toc_html",
@@ -239,8 +240,10 @@ class Note(RenderedMarkdownMixin, models.Model):
         update_fields = kwargs.get("update_fields")
         if self._hash_blocks(update_fields) and update_fields is not None:
             kwargs["update_fields"] = {*update_fields, "block_hashes", "text_changed_at"}
+        created = self._state.adding
         # Only this note's row: rules that span a translated pair are blog.models.translations'.
         super().save(*args, **kwargs)
+        self._store_term_uses(created)
 
     def get_absolute_url(self):
         return slug_path("blog:note-detail", self.slug)
@@ -386,9 +389,29 @@ class Note(RenderedMarkdownMixin, models.Model):
         self.parallel_blocks = (
             render_blocks(self.body, contents_title(self.language)) if self.has_pair() else []
         )
-        self.body_html = rendered.html
+        self.body_html = self._with_terms(rendered.html)
         self.toc_html = rendered.toc_html
         self.plain_text = rendered.plain_text
         self.word_count = rendered.word_count
         self.reading_minutes = rendered.reading_minutes
         self.excerpt = make_excerpt(self.summary) if self.summary.strip() else rendered.excerpt
+
+    def _with_terms(self, html):
+        """The body with the glossary's terms marked (unless the author switched it off), and
+        the terms it uses remembered for save() (marked or not, they are used). Only the
+        page's HTML: the search text, excerpt and parallel blocks stay the text."""
+        from blog.models.term_matching import mark_terms  # it looks the glossary up
+
+        marked, self._rendered_term_ids = mark_terms(
+            html, self.language, self._state.db or "default"
+        )
+        return marked.html if self.marks_terms else html
+
+    def _store_term_uses(self, created):
+        """The glossary terms the body rendered with (fill_derived_fields) become the note's
+        TermUse rows, once the note has a row of its own."""
+        term_ids = self.__dict__.pop("_rendered_term_ids", None)
+        if term_ids is not None:
+            from blog.models.term_matching import store_term_uses
+
+            store_term_uses(self, term_ids, self._state.db or "default", created=created)

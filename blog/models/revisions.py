@@ -1,4 +1,5 @@
-"""Revisions of notes and pages: what is versioned, how a revision is recorded, restored.
+"""Revisions of notes, pages and glossary terms: what is versioned, how a revision is recorded,
+restored.
 
 The admin's history, diff and restore pages are :mod:`blog.authoring.history`.
 
@@ -33,6 +34,7 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from reversion.models import Version
 
+from blog.models.glossary import Term
 from blog.models.notes import Note
 from blog.models.site import Page
 from blog.models.taxonomy import Tag, set_tags
@@ -53,6 +55,11 @@ RESTORED_FIELDS = {
         "synced_hashes",
     ),
     Page: ("title", "body"),
+    # The term's slug stays (its anchor is linked from notes), as do the notes explaining it.
+    Term: (
+        *("chinese", "english", "chinese_variants", "english_variants", "keep_in_english"),
+        *("definition_zh", "definition_en"),
+    ),
 }
 
 
@@ -74,10 +81,15 @@ def register_models():
         reversion.register(Tag, fields=["name", "name_zh", "slug"])
     if not reversion.is_registered(Note):
         reversion.register(
-            Note, exclude=(*Note.derived_fields, *Note.text_state_fields), follow=("tags",)
+            # term_warnings: a count derived from the pair and the glossary, not the author's.
+            Note,
+            exclude=(*Note.derived_fields, *Note.text_state_fields, "term_warnings"),
+            follow=("tags",),
         )
     if not reversion.is_registered(Page):
         reversion.register(Page, exclude=Page.derived_fields)
+    if not reversion.is_registered(Term):
+        reversion.register(Term, exclude=Term.derived_fields)
 
 
 @contextmanager

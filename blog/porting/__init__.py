@@ -8,7 +8,8 @@ import reads through it, export writes through it, so what export writes, import
 * :mod:`.markdown_import` and :mod:`.wordpress` turn files into :class:`.records.NoteRecord`;
   :mod:`.importer` stores records, one transaction per file; :mod:`.report` says what happened,
   in words chosen when it is shown (:mod:`.wording`: the admin's language, or English).
-* :mod:`.export` writes notes, pages, site settings and media to a folder.
+* :mod:`.export` writes notes, pages, site settings and media to a folder, and the glossary
+  as one file (:mod:`.glossary_file`), which the import reads back (:mod:`.glossary_import`).
 * Old URLs and imported files are kept in :mod:`blog.models.imported`; readers are redirected
   from old URLs by :mod:`blog.public.legacy_redirects`.
 

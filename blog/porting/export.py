@@ -9,8 +9,9 @@ Layout (per format): notes in ``notes_dir`` (Jekyll: ``_posts/YYYY-MM-DD-slug.md
 without a date in ``_drafts/``), pages in ``pages_dir``, site settings, navigation, series and
 tags (both names and slug) in ``data_file``, and every file a body or cover refers to as
 ``/media/<name>`` copied to ``media_dir/<name>``, where the static site serves it at the same
-URL. A translated pair shares a key: the Chinese note's slug; each of its notes also carries
-its sync state, so that a note behind its translation is behind after the round trip
+URL. The glossary is one file beside the data file (:mod:`.glossary_file`), written when there
+are terms. A translated pair shares a key: the Chinese note's slug; each of its notes also
+carries its sync state, so that a note behind its translation is behind after the round trip
 (:mod:`.sync_state`).
 """
 
@@ -20,8 +21,18 @@ from pathlib import Path
 from django.core.files.storage import default_storage
 from django.utils import timezone
 
-from blog.models import Language, NavigationLink, Note, Page, Series, SiteSettings, Status, Tag
-from blog.porting import frontmatter, sync_state
+from blog.models import (
+    Language,
+    NavigationLink,
+    Note,
+    Page,
+    Series,
+    SiteSettings,
+    Status,
+    Tag,
+    Term,
+)
+from blog.porting import frontmatter, glossary_file, sync_state
 from blog.porting.formats import HUGO
 from blog.porting.media import media_prefix
 
@@ -164,6 +175,10 @@ def export(destination, fmt=HUGO):
     _write(root / fmt.data_file, frontmatter.dump_yaml(data))
     for text in [data["site"]["footer"], *(s["description"] for s in data["series"])]:
         media.update(reference.findall(text))
+    glossary = glossary_file.dump()
+    if glossary is not None:
+        _write(root / glossary_file.glossary_path(fmt), glossary)
+        media.update(reference.findall(glossary))
     copied = 0
     for name in sorted(media):
         if ".." in Path(name).parts or not default_storage.exists(name):
@@ -173,4 +188,5 @@ def export(destination, fmt=HUGO):
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(source.read())
         copied += 1
-    return {"notes": len(notes), "pages": len(pages), "media": copied}
+    terms = Term.objects.count() if glossary is not None else 0
+    return {"notes": len(notes), "pages": len(pages), "terms": terms, "media": copied}

@@ -108,6 +108,29 @@ def _load_yaml(source, max_values):
         loader.dispose()
 
 
+def load_yaml(text, max_values):
+    """A whole YAML file (biji's glossary) → (its data, its parsed node, for the lines of its
+    parts); bounded as front matter is. :class:`FrontMatterError` at the line of a problem."""
+    loader = yaml.SafeLoader(normalise_newlines(text).removeprefix("\ufeff"))
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None, None
+        if _expanded_size(node, _yaml_children, max_values) > max_values:
+            raise FrontMatterError(_too_many_values(max_values), 1)
+        return loader.construct_document(node), node
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        problem = getattr(error, "problem", None) or str(error).splitlines()[0]
+        not_yaml = _("not valid YAML: %(problem)s")
+        line = mark.line + 1 if mark is not None else None
+        raise FrontMatterError(worded(not_yaml, problem=problem), line) from None
+    except RecursionError:
+        raise FrontMatterError(_("nested too deeply"), 1) from None
+    finally:
+        loader.dispose()
+
+
 def _yaml_children(node):
     if isinstance(node, yaml.MappingNode):
         return [part for pair in node.value for part in pair]

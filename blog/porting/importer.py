@@ -20,6 +20,8 @@
 * Old paths never hide a note's or page's own address (:func:`blog.models.imported.content_at`).
 * A translated note's sync state from its file (:mod:`.sync_state`) is what it has after the
   import, though linking its pair puts the pair in line (:meth:`Importer.keep_sync_state`).
+* biji's glossary file is stored around the notes (:mod:`.glossary_import`): its terms
+  before them, the notes that explain each term after them.
 """
 
 import logging
@@ -37,6 +39,7 @@ from blog.models.imported import LegacyPath, content_at
 from blog.models.taxonomy import set_tags
 from blog.models.translations import save_note
 from blog.porting.authority import Authority, NotPermitted
+from blog.porting.glossary_import import GlossaryImport
 from blog.porting.limits import MAX_MARKDOWN_BYTES
 from blog.porting.media import MediaStore, is_inline_data, is_remote
 from blog.porting.records import NOTE, PAGE
@@ -84,19 +87,24 @@ class Importer:
             self.stores[root] = MediaStore(root, self.report, self.dry_run)
         return self.stores[root]
 
-    def run(self, records, site_data=(), progress=None):
+    def run(self, records, site_data=(), progress=None, glossaries=()):
         """Store everything; in a dry run, inside one transaction rolled back at the end."""
         if self.dry_run:
             with transaction.atomic():
-                self._run(records, site_data, progress)
+                self._run(records, site_data, progress, glossaries)
                 transaction.set_rollback(True)
         else:
-            self._run(records, site_data, progress)
+            self._run(records, site_data, progress, glossaries)
         return self.report
 
-    def _run(self, records, site_data, progress):
+    def _run(self, records, site_data, progress, glossaries=()):
         for data in site_data:
             self._guarded(data.source, None, lambda d=data: self.store_site_data(d))
+        # The glossary's terms before the notes (they render with the terms marked), the
+        # notes that explain them after (they may come with this import).
+        terms = GlossaryImport(self.report, self.authority, self.user, self._describe)
+        for glossary in glossaries:
+            terms.store(glossary)
         # Pages first, then notes in date order: a series' unnumbered parts line up by date.
         latest = timezone.now()
         order = sorted(
@@ -113,6 +121,7 @@ class Importer:
             self._guarded(record.source, store, lambda r=record, s=store: self.store(r, s))
             if progress:
                 progress.step(record.source)
+        terms.link()
 
     def _guarded(self, source, store, work):
         try:

@@ -1,4 +1,5 @@
-"""What every importer produces and the importer stores: a note or page, format-free.
+"""What every importer produces and the importer stores: a note or page, format-free (and
+biji's own site data and glossary).
 
 Markdown files (:mod:`.markdown_import`) and WordPress items (:mod:`.wordpress`) become
 :class:`NoteRecord`; :mod:`.importer` writes them. Keeping the formats on one side and the
@@ -60,3 +61,31 @@ class SiteData:
     navigation: list = field(default_factory=list)
     series: list = field(default_factory=list)
     tags: list = field(default_factory=list)
+
+
+@dataclass
+class TermRecord:
+    """A glossary term as biji's glossary file gives it (:mod:`.glossary_file`), normalised as
+    :class:`blog.models.Term` stores it; ``explained_in`` are note slugs."""
+
+    source: str
+    line: int | None
+    slug: str
+    english: str = ""
+    chinese: str = ""
+    english_variants: list[str] = field(default_factory=list)
+    chinese_variants: list[str] = field(default_factory=list)
+    keep_in_english: bool = False
+    definition_en: str = ""
+    definition_zh: str = ""
+    explained_in: list[str] = field(default_factory=list)
+
+
+@dataclass
+class GlossaryData:
+    """biji's glossary file: its terms, and what was wrong with the entries it could not read
+    (level, message, line)."""
+
+    source: str
+    terms: list = field(default_factory=list)
+    problems: list = field(default_factory=list)

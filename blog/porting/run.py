@@ -2,8 +2,9 @@
 
 Reading never touches the database; a file that cannot be read (bad YAML or TOML, no title,
 an invalid date, over a limit of :mod:`.limits`) is reported with its line and skipped, and
-the others are imported. So is a file that fails in a way nobody foresaw: its error is
-reported and logged with the traceback, and the import goes on.
+the others are imported, as is an entry of biji's glossary file that cannot be a term. So is
+a file that fails in a way nobody foresaw: its error is reported and logged with the
+traceback, and the import goes on.
 """
 
 import logging
@@ -12,14 +13,42 @@ from pathlib import Path
 import yaml
 from django.utils.translation import gettext_lazy as _
 
-from blog.porting import markdown_import, wordpress
+from blog.porting import glossary_file, markdown_import, wordpress
 from blog.porting.frontmatter import FrontMatterError
 from blog.porting.importer import Importer
 from blog.porting.limits import MAX_FILES
-from blog.porting.report import SKIPPED, Progress, Report
+from blog.porting.report import ERROR, SKIPPED, Progress, Report
 from blog.porting.wording import FAILED, error_text, not_imported, unexpected, worded
 
 logger = logging.getLogger(__name__)
+
+
+def read_glossaries(paths, report):
+    """biji's glossary files (:mod:`.glossary_file`), each with what its entries lack
+    reported; a file that is no glossary is reported and skipped."""
+    glossaries = []
+    for path, root in glossary_file.discover(paths):
+        source = str(path.relative_to(root))
+        try:
+            glossary = glossary_file.read(path, root)
+        except FrontMatterError as error:
+            report.error(source, not_imported(error_text(error)), error.line)
+            continue
+        except (OSError, ValueError) as error:  # not UTF-8 text, among others
+            report.error(source, not_imported(error_text(error)))
+            continue
+        except Exception as error:
+            logger.exception("Import: reading %s failed", path)
+            report.error(source, not_imported(unexpected(error)))
+            continue
+        for level, message, line in glossary.problems:
+            if level == ERROR:  # the entry is skipped
+                report.error(source, message, line)
+                report.add(source, SKIPPED, FAILED)
+            else:
+                report.warn(source, message, line)
+        glossaries.append(glossary)
+    return glossaries
 
 
 def read_markdown(paths, fmt, report):
@@ -80,8 +109,10 @@ def import_markdown(
             raise FileNotFoundError(f"{path} does not exist")
     report = Report(dry_run=dry_run)
     records, data = read_markdown(paths, fmt, report)
+    glossaries = read_glossaries(paths, report)
     progress = Progress(len(records), progress_stream) if progress_stream else None
-    return Importer(report, dry_run, permalink, user=user).run(records, data, progress)
+    importer = Importer(report, dry_run, permalink, user=user)
+    return importer.run(records, data, progress, glossaries=glossaries)
 
 
 def import_wordpress(path, media="", dry_run=False, progress_stream=None, user=None):

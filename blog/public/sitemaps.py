@@ -1,5 +1,5 @@
-"""The sitemap: published notes, tags and series with published notes, published pages and
-the section indexes. URLs are absolute on ``settings.SITE_URL``
+"""The sitemap: published notes, tags and series with published notes, published pages, the
+section indexes and the glossary. URLs are absolute on ``settings.SITE_URL``
 (:func:`blog.text.site_url.absolute_url`, the joiner the pages and feeds use), whatever Host
 asked.
 
@@ -7,11 +7,11 @@ asked.
 (``/sitemap-notes.xml``, …), each served by Django's ``sitemap`` view in pages of at most
 :attr:`SiteURLSitemap.limit` URLs (``?p=2``…): a crawler, and the page cache, handle a
 bounded page whatever the size of the blog. Each entry of the index carries the newest
-``lastmod`` of the URLs on that very page.
+``lastmod`` of the URLs on that very page (the glossary's excepted: :class:`GlossarySitemap`).
 
 A note is listed once, in the interface of its own language (its translation is listed as a
-note of its own); indexes, tags, series and pages are listed in every interface language with
-hreflang alternates.
+note of its own); indexes, tags, series, pages and the glossary (its page and each term's) are
+listed in every interface language with hreflang alternates.
 """
 
 import functools
@@ -28,7 +28,7 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
 from blog.caching import memoised, parts
-from blog.models import Note, Page, Series, Tag
+from blog.models import Note, Page, Series, Tag, Term
 from blog.text.site_url import absolute_url
 
 
@@ -168,12 +168,45 @@ class SectionSitemap(BilingualSitemap):
         return memoised("sitemap-sections-lastmod", compute)
 
 
+class GlossarySitemap(BilingualSitemap):
+    """The glossary page (dated by its newest term) and each term's page.
+
+    One page whatever the glossary holds (25,000 terms in two languages fit in the protocol's
+    50,000 URLs), named in the index without a ``lastmod``: the terms' dates are on the page
+    itself, and reading them for the index would cost it a query of its own."""
+
+    changefreq = "monthly"
+    priority = 0.4
+    limit = 50_000
+
+    @cached_property
+    def terms(self):
+        return list(Term.objects.only("slug", "updated_at").order_by("slug"))
+
+    def items(self):
+        return ["blog:glossary", *self.terms]
+
+    def path(self, item):
+        if isinstance(item, str):
+            return reverse(item)
+        return reverse("blog:glossary-term", kwargs={"slug": item.slug})
+
+    def lastmod(self, item):
+        if isinstance(item, str):
+            return newest(term.updated_at for term in self.terms)
+        return item.updated_at
+
+    def page_lastmods(self):
+        return [None]
+
+
 SITEMAPS = {
     "sections": SectionSitemap,
     "notes": NoteSitemap,
     "series": SeriesSitemap,
     "tags": TagSitemap,
     "pages": PageSitemap,
+    "glossary": GlossarySitemap,
 }
 
 

@@ -28,4 +28,6 @@ urlpatterns = [
     ),
     path("pages/<slug:slug>/", views.PageDetailView.as_view(), name="page-detail"),
     path("search/", views.SearchView.as_view(), name="search"),
+    path("glossary/", views.GlossaryView.as_view(), name="glossary"),
+    path("glossary/<slug:slug>/", views.TermDetailView.as_view(), name="glossary-term"),
 ]

@@ -13,7 +13,10 @@ Feed readers show an entry apart from its page, and terminal readers turn it int
   into the ``alttext`` attribute MathML defines for it;
 * display math is a paragraph of its own: text readers that know no ``<div>`` (newsboat)
   would glue the formula to the text around it, a code block's language label included;
-  display math inside a paragraph gets line breaks around it.
+  display math inside a paragraph gets line breaks around it;
+* glossary terms (:mod:`blog.rendering.terms`) without their tooltips: a feed reader shows
+  no tooltip, and would print the definition in the middle of the sentence. The term's text
+  stays, as a link to the glossary (absolute, like every link).
 """
 
 import re
@@ -35,6 +38,8 @@ _FORMULA = re.compile(
     re.DOTALL,
 )
 _DISPLAY_BLOCK = re.compile(r'<math\b[^>]*\bdisplay="block"')
+_TERM_TIP = '<span class="term-tip"'
+_SPAN_TAG = re.compile(r"<span\b[^>]*>|</span>")
 
 
 def _tex_as_alttext(match):
@@ -51,6 +56,24 @@ def _formula_for_feeds(match):
     return math
 
 
+def _without_term_tips(html: str) -> str:
+    """``html`` without the tooltips of its marked terms (spans in them included)."""
+    out, position = [], 0
+    while (start := html.find(_TERM_TIP, position)) != -1:
+        depth, end = 0, None
+        for tag in _SPAN_TAG.finditer(html, start):
+            depth += -1 if tag.group().startswith("</") else 1
+            if depth == 0:
+                end = tag.end()
+                break
+        if end is None:  # never closed (not HTML the render step wrote): left as it is
+            break
+        out.append(html[position:start])
+        position = end
+    out.append(html[position:])
+    return "".join(out)
+
+
 def feed_html(body_html: str, note_url: str) -> str:
     """``body_html`` for a feed entry of the note at the absolute ``note_url``."""
 
@@ -59,9 +82,14 @@ def feed_html(body_html: str, note_url: str) -> str:
         for name, value in attrs:
             if name in {"href", "src"} and value and not urlsplit(value).scheme:
                 value, changed = urljoin(note_url, value), True
+            if name == "aria-describedby":  # a term's tooltip, gone
+                changed = True
+                continue
             new.append((name, value))
         return new if changed else None
 
+    if _TERM_TIP in body_html:
+        body_html = _without_term_tips(body_html)
     html = rewrite_start_tags(_PERMALINK.sub("", body_html), absolute)
     # Math last: formulas hold no links, and their marks would triple the tags to rewrite.
     return _FORMULA.sub(_formula_for_feeds, html) if "<math" in html else html

@@ -1,6 +1,8 @@
 """Search: CJK-aware full-text search over published notes, on SQLite and PostgreSQL.
 
 * :mod:`.text`: folding, query parsing, the indexed document (pure functions);
+* :mod:`.glossary`: a query's words that are glossary forms, grouped with the term's other
+  forms (search across both languages);
 * :mod:`.highlight`: highlighted titles and snippets of results (pure functions);
 * :mod:`.backends`: the conditions that match and rank notes, per database (ORM);
 * :mod:`.sql`: the only SQL written by hand, for what Django has no API for (FTS5, ANALYZE);

@@ -6,14 +6,23 @@ database (:mod:`blog.models.search_document`): on SQLite an FTS5 table (the one 
 (``LIKE '%term%'``) uses. Short terms no index can look up (``a调``) are checked with
 ``StrIndex`` (``instr``/``strpos``) on the rows the other terms leave.
 
-Ranking is the same on both: for every term 100 if it is in the title, else 10 if it is in a
-tag name, else 1 (it is in the body); the sum, then the newest note first. Each "in the title"
-is an uncorrelated ``IN`` subquery, so a set of note ids computed once per query, not a
-look-up per matching note: a one-character query can match most notes, and ranking must not
-cost a row read for each.
+A query comes as groups (:attr:`blog.search.text.Query.groups`): a note must have one term of
+every group. A plain word is a group of one; a glossary term's group holds each of its forms
+(:mod:`blog.search.glossary`), less those that contain another (a note with "warp 束" has
+"warp"). On SQLite a group whose terms one index answers joins the other terms' look-up of
+that index (``"h100" AND ("warp" OR "线程束")``): a query stays one look-up per index.
+
+Ranking is the same on both: for every group 100 if one of its terms is in the title, else 10
+if one is in a tag name, else 1 (it is in the body); the sum, then the newest note first. Each
+"in the title" is an uncorrelated ``IN`` subquery, so a set of note ids computed once per
+query, not a look-up per matching note: a one-character query can match most notes, and
+ranking must not cost a row read for each.
 """
 
 from __future__ import annotations
+
+import operator
+from functools import reduce
 
 from django.db import NotSupportedError
 from django.db.models import Case, Q, Value, When
@@ -27,6 +36,7 @@ from blog.search.text import Kind, cjk_units
 TITLE_WEIGHT, TAG_WEIGHT, BODY_WEIGHT = 100, 10, 1
 _GRAMS_OF = {"title": "title_grams", "tags": "tag_grams"}
 _INDEXED_UNITS = {Kind.CJK, Kind.WORD}
+_SUBSTRING_KINDS = {Kind.SUBSTRING, Kind.CJK}  # found anywhere in the text, not as a word
 
 
 def _units(terms) -> list[str]:
@@ -48,11 +58,41 @@ def _doc_ids(*conditions):
     return SearchDocument.objects.filter(*conditions).values("note_id")
 
 
+def _plain_terms(groups) -> list:
+    """The terms every note must have: those of the groups of one term."""
+    return [group[0] for group in groups if len(group) == 1]
+
+
+def _choices(groups) -> list:
+    """The groups of several terms, each without the terms that contain another: a note
+    with "warp 束" has "warp", so "warp" alone finds the same notes in one look-up less."""
+    choices = []
+    for group in groups:
+        if len(group) > 1:
+            choices.append(tuple(term for term in group if not _contains_another(term, group)))
+    return choices
+
+
+def _contains_another(term, group) -> bool:
+    return any(
+        other.kind in _SUBSTRING_KINDS and other.text in term.text and other != term
+        for other in group
+    )
+
+
+def _any(conditions) -> Q:
+    return reduce(operator.or_, conditions)
+
+
+def _kinds_of(group, kinds) -> bool:
+    return all(term.kind in kinds for term in group)
+
+
 class SearchBackend:
     vendor = ""
 
-    def match(self, terms) -> Q:
-        """A condition on notes: the note has every term."""
+    def match(self, groups) -> Q:
+        """A condition on notes: the note has one term of every group."""
         raise NotImplementedError
 
     def in_field(self, field: str, term):
@@ -63,15 +103,20 @@ class SearchBackend:
         """
         raise NotImplementedError
 
-    def score(self, terms):
+    def in_field_any(self, field: str, terms) -> Q:
+        """A condition on notes: ``field`` has one of ``terms``."""
+        return _any(Q(pk__in=self.in_field(field, term)) for term in terms)
+
+    def score(self, groups):
         """An integer expression per note: title above tags above body (module docstring)."""
+        scored = [(term,) for term in _plain_terms(groups)] + _choices(groups)
         cases = [
             Case(
-                When(pk__in=self.in_field("title", term), then=Value(TITLE_WEIGHT)),
-                When(pk__in=self.in_field("tags", term), then=Value(TAG_WEIGHT)),
+                When(self.in_field_any("title", terms), then=Value(TITLE_WEIGHT)),
+                When(self.in_field_any("tags", terms), then=Value(TAG_WEIGHT)),
                 default=Value(BODY_WEIGHT),
             )
-            for term in terms
+            for terms in scored
         ]
         return sum(cases[1:], cases[0])
 
@@ -79,22 +124,48 @@ class SearchBackend:
 class SQLiteBackend(SearchBackend):
     vendor = "sqlite"
 
-    def _indexed(self, terms, field: str) -> Q:
+    def _indexed(self, terms, field: str, choices=()) -> Q:
+        """``terms`` and ``choices`` (groups all of one index's kinds) as one FTS5 look-up per
+        index."""
         condition = Q()
         substrings = [fts_string(t.text) for t in terms if t.kind is Kind.SUBSTRING]
+        units = [fts_string(unit) for unit in _units(terms)]
+        for group in choices:
+            one_of = f"({' OR '.join(fts_string(term.text) for term in group)})"
+            (substrings if _kinds_of(group, {Kind.SUBSTRING}) else units).append(one_of)
         if substrings:
             condition &= Q(**{f"{field}__in": fts_ids(FTS_TEXT, " AND ".join(substrings))})
-        units = [fts_string(unit) for unit in _units(terms)]
         if units:
             condition &= Q(**{f"{field}__in": fts_ids(FTS_GRAMS, " AND ".join(units))})
         return condition
 
-    def match(self, terms):
+    def _all(self, terms, choices=()) -> Q:
         scans = [_has("text", t.text) for t in terms if t.kind is Kind.SCAN]
         if not scans:
-            return self._indexed(terms, "pk")
+            return self._indexed(terms, "pk", choices)
         # Terms without an index: checked in the documents the indexed terms leave.
-        return Q(pk__in=_doc_ids(self._indexed(terms, "note_id"), *scans))
+        return Q(pk__in=_doc_ids(self._indexed(terms, "note_id", choices), *scans))
+
+    def _one_of(self, group) -> Q:
+        """A group of terms of several kinds: one look-up per index, and each term no index
+        holds on its own."""
+        conditions = []
+        for kinds, table in (({Kind.SUBSTRING}, FTS_TEXT), (_INDEXED_UNITS, FTS_GRAMS)):
+            same = [fts_string(term.text) for term in group if term.kind in kinds]
+            if same:
+                conditions.append(Q(pk__in=fts_ids(table, " OR ".join(same))))
+        scans = [term for term in group if term.kind is Kind.SCAN]
+        return _any(conditions + [self._all([term]) for term in scans])
+
+    def match(self, groups):
+        merged, apart = [], []
+        for group in _choices(groups):
+            one_index = _kinds_of(group, {Kind.SUBSTRING}) or _kinds_of(group, _INDEXED_UNITS)
+            (merged if one_index else apart).append(group)
+        condition = self._all(_plain_terms(groups), merged)
+        for group in apart:
+            condition &= self._one_of(group)
+        return condition
 
     def in_field(self, field, term):
         if term.kind is Kind.SUBSTRING:
@@ -103,20 +174,55 @@ class SQLiteBackend(SearchBackend):
             return fts_ids(FTS_GRAMS, f"{_GRAMS_OF[field]} : {fts_string(term.text)}")
         return _doc_ids(_has(field, term.text))
 
+    def in_field_any(self, field, terms):
+        # One look-up per index: the substrings in the title or tags, the short units in
+        # their n-gram column.
+        conditions = []
+        for kinds, table, column in (
+            ({Kind.SUBSTRING}, FTS_HEAD, field),
+            (_INDEXED_UNITS, FTS_GRAMS, _GRAMS_OF[field]),
+        ):
+            same = [fts_string(term.text) for term in terms if term.kind in kinds]
+            if same:
+                conditions.append(Q(pk__in=fts_ids(table, f"{column} : ({' OR '.join(same)})")))
+        scans = [term for term in terms if term.kind is Kind.SCAN]
+        conditions += [Q(pk__in=self.in_field(field, term)) for term in scans]
+        return _any(conditions)
+
 
 class PostgreSQLBackend(SearchBackend):
     vendor = "postgresql"
 
-    def match(self, terms):
-        conditions = [Q(text__contains=t.text) for t in terms if t.kind is Kind.SUBSTRING]
-        conditions += [Q(grams__contains=f" {unit} ") for unit in _units(terms)]
-        conditions += [_has("text", t.text) for t in terms if t.kind is Kind.SCAN]
+    @staticmethod
+    def _has(term) -> Q:
+        """A condition on index rows: the row has ``term``."""
+        if term.kind is Kind.SUBSTRING:
+            return Q(text__contains=term.text)
+        if term.kind in _INDEXED_UNITS:
+            return Q(grams__contains=f" {term.text} ")
+        units = [Q(grams__contains=f" {unit} ") for unit in cjk_units(term.text)]
+        return reduce(operator.and_, units, Q()) & _has("text", term.text)
+
+    def match(self, groups):
+        conditions = [self._has(term) for term in _plain_terms(groups)]
+        conditions += [_any(map(self._has, group)) for group in _choices(groups)]
         return Q(pk__in=_doc_ids(*conditions))
 
     def in_field(self, field, term):
         if term.kind in _INDEXED_UNITS:
             return _doc_ids(Q(**{f"{_GRAMS_OF[field]}__contains": f" {term.text} "}))
         return _doc_ids(Q(**{f"{field}__contains": term.text}))
+
+    def in_field_any(self, field, terms):
+        if len(terms) == 1:
+            return Q(pk__in=self.in_field(field, terms[0]))
+        conditions = []
+        for term in terms:
+            if term.kind in _INDEXED_UNITS:
+                conditions.append(Q(**{f"{_GRAMS_OF[field]}__contains": f" {term.text} "}))
+            else:
+                conditions.append(Q(**{f"{field}__contains": term.text}))
+        return Q(pk__in=_doc_ids(_any(conditions)))
 
 
 _BACKENDS = {backend.vendor: backend for backend in (SQLiteBackend(), PostgreSQLBackend())}

@@ -23,6 +23,8 @@ Matching rule (the same on SQLite and PostgreSQL):
 * A term of one or two letters or digits (``3``, ``go``, ``c``) matches a whole word: as a
   substring it would match nearly every note. Other short terms (``c+``, a quoted ``"a调"``)
   are checked as substrings row by row after the other terms have narrowed the notes down.
+* A word or quoted phrase that is a glossary term's form (several unquoted words too: "shared
+  memory") matches any of the term's forms, in either language (:mod:`.glossary`).
 """
 
 from __future__ import annotations
@@ -87,8 +89,10 @@ def fold_with_offsets(text: str) -> tuple[str, list[int] | None]:
     character the index of the original character it came from (``None``: the same index)."""
     folded = text.translate(_FOLD)
     # Nothing dropped and nothing longer (NFKC makes "…" "..."): one character for one.
-    # (translate() has looked every character up, so ``vanishing`` knows all of text's.)
-    if len(folded) == len(text) and _FOLD.vanishing.isdisjoint(text):
+    # (translate() has looked every character up, so ``vanishing`` knows all of text's. A
+    # substring search per vanishing character, not a set of the text's characters: snippets
+    # fold whole notes, and the set took half as long as the folding itself.)
+    if len(folded) == len(text) and not any(char in text for char in _FOLD.vanishing):
         return folded, None
     return folded, [i for i, char in enumerate(text) for _ in _FOLD[ord(char)]]
 
@@ -112,9 +116,28 @@ class Term:
 @dataclass(frozen=True)
 class Query:
     text: str  # what the reader typed, cut and cleaned, to show back in the search box
-    terms: tuple[Term, ...]
+    terms: tuple[Term, ...]  # what the reader typed, as terms
     truncated: bool = False  # the text was cut at MAX_QUERY_CHARS
     terms_dropped: bool = False  # terms after the first MAX_TERMS were ignored
+    # Which terms were typed in quotes (one flag per term): a glossary form of several words
+    # is recognised across unquoted words only.
+    quoted: tuple[bool, ...] = ()
+    # Once the glossary has been looked at (blog.search.glossary.expand): one group per word
+    # or phrase of the query, a glossary term's group holding each of its forms.
+    expanded: tuple[tuple[Term, ...], ...] | None = None
+    also: tuple[tuple[str, str], ...] = ()  # (form, language) searched for besides the terms
+
+    @property
+    def groups(self) -> tuple[tuple[Term, ...], ...]:
+        """What a note must have: one term of every group."""
+        if self.expanded is not None:
+            return self.expanded
+        return tuple((term,) for term in self.terms)
+
+    @property
+    def marked(self) -> tuple[Term, ...]:
+        """The terms that titles and snippets mark: the typed ones and the forms added."""
+        return tuple(dict.fromkeys(term for group in self.groups for term in group))
 
 
 def _is_edge_noise(char: str) -> bool:
@@ -160,6 +183,7 @@ def parse_query(raw: str | None) -> Query:
     raw = raw[:MAX_QUERY_CHARS]
     shown = " ".join("".join(c for c in raw if c.isprintable() or c.isspace()).split())
     terms: list[Term] = []
+    quoted: list[bool] = []
     for match in _QUERY_TOKEN_RE.finditer(fold(raw)):
         phrase = match.group(1) if match.group(1) is not None else match.group(2)
         if phrase is not None:
@@ -171,12 +195,19 @@ def parse_query(raw: str | None) -> Query:
             text = " ".join(_strip_edges(part).split())
             if text and all(term.text != text for term in terms):
                 terms.append(Term(text, _kind(text)))
+                quoted.append(phrase is not None)
     return Query(
         text=shown,
         terms=tuple(terms[:MAX_TERMS]),
         truncated=truncated,
         terms_dropped=len(terms) > MAX_TERMS,
+        quoted=tuple(quoted[:MAX_TERMS]),
     )
+
+
+def term_for(text: str) -> Term:
+    """``text`` (folded) looked for as one term, like a quoted phrase."""
+    return Term(text, _kind(text))
 
 
 # --- The indexed document ---------------------------------------------------------------------

@@ -8,7 +8,10 @@ absolute URLs on ``SITE_URL``.
 * :mod:`.sentences`: where Chinese and English sentences end (excerpts are whole ones);
 * :mod:`.validators`: which link schemes a reader may follow;
 * :mod:`.date_range`: the years a publication time and an original date may take;
-* :mod:`.site_url`: the one joiner of absolute URLs.
+* :mod:`.site_url`: the one joiner of absolute URLs;
+* :mod:`.collation`: names in a printed index's order (pinyin for Chinese);
+* :mod:`.blocks`: a note's Markdown as blocks with hashes (translation sync);
+* :mod:`.alignment`: two notes' blocks side by side (the parallel view).
 
 May import: nothing of biji's (the bottom layer; Django's settings, translation and
 validation only).

@@ -109,4 +109,102 @@
     clearTimeout(timer);
     timer = setTimeout(markScrollable, 150);
   });
+
+  /* Glossary terms' tooltips (WCAG 1.4.13): one open at a time, on hover (the pointer may move
+     onto it), keyboard focus or a first tap (a second tap follows the link); Escape closes it and
+     leaves the focus. Placed inside the viewport. Without this, CSS shows it on hover/focus. */
+  var open = null, dismissed = null, tapped = null, frame = 0;
+  root.classList.add("term-tips");
+
+  function termOf(node) {
+    return node && node.closest ? node.closest(".term") : null;
+  }
+  function keyboardFocused(el) {
+    try { return el.matches(":focus-visible"); } catch (e) { return false; }
+  }
+  /* Below the term's last line, or above it where there is no room below; 8 px off the edges. */
+  function place(term) {
+    var link = term.querySelector(".term-link"), tip = term.querySelector(".term-tip");
+    var lines = link ? link.getClientRects() : [], at = lines[lines.length - 1];
+    if (!tip || !at) return;
+    tip.style.left = tip.style.top = "0px";
+    var box = tip.getBoundingClientRect();
+    var left = Math.max(8, Math.min(at.left, root.clientWidth - 8 - box.width));
+    var top = at.bottom + 6;
+    var above = top + box.height > root.clientHeight - 8 && at.top - 6 - box.height >= 8;
+    if (above) top = at.top - 6 - box.height;
+    tip.setAttribute("data-side", above ? "above" : "below");
+    tip.style.left = Math.round(left) + "px";
+    tip.style.top = Math.round(top) + "px";
+  }
+  function show(term) {
+    if (open && open !== term) hide(open);
+    open = term;
+    term.classList.add("is-open");
+    place(term);
+  }
+  function hide(term) {
+    term.classList.remove("is-open");
+    if (open === term) open = null;
+  }
+  function on(type, handler) {
+    document.addEventListener(type, handler);
+  }
+
+  on("pointerover", function (event) {
+    var term = termOf(event.target);
+    if (event.pointerType === "touch" || !term || term === open) return;
+    if (term === dismissed) {
+      if (term.contains(event.relatedTarget)) return; /* still on it since Escape */
+      dismissed = null;
+    }
+    show(term);
+  });
+  on("pointerout", function (event) {
+    var term = termOf(event.target), focused = document.activeElement;
+    if (event.pointerType === "touch" || term !== open || term.contains(event.relatedTarget)) return;
+    if (!(term.contains(focused) && keyboardFocused(focused))) hide(term);
+  });
+  on("focusin", function (event) {
+    var term = termOf(event.target);
+    if (term && term !== open && keyboardFocused(event.target)) {
+      dismissed = null;
+      show(term);
+    }
+  });
+  on("focusout", function (event) {
+    var term = termOf(event.target);
+    if (!term || term.contains(event.relatedTarget)) return;
+    if (term === dismissed) dismissed = null;
+    if (term === open && !term.matches(":hover")) hide(term);
+  });
+  on("keydown", function (event) {
+    if (open && (event.key === "Escape" || event.key === "Esc")) {
+      dismissed = open;
+      hide(open);
+    }
+  });
+  on("pointerdown", function (event) {
+    tapped = event.pointerType === "touch" ? termOf(event.target) : null;
+    if (open && !open.contains(event.target)) hide(open); /* a tap elsewhere */
+  });
+  on("click", function (event) {
+    var term = event.target.closest ? termOf(event.target.closest(".term-link")) : null;
+    var first = term && term === tapped && term !== open;
+    tapped = null;
+    if (first) {
+      event.preventDefault();
+      dismissed = null;
+      show(term);
+    }
+  });
+  function follow() {
+    frame = 0;
+    if (open) place(open);
+  }
+  function schedule() {
+    if (open && !frame) frame = requestAnimationFrame(follow);
+  }
+  window.addEventListener("scroll", schedule, { passive: true, capture: true });
+  window.addEventListener("resize", schedule);
 })();

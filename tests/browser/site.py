@@ -35,6 +35,7 @@ PAGES = {
     "archive month": "/archive/2025/8/",
     "CMS page (about)": "/pages/about/",
     "search results": "/search/?q=GPU",
+    "glossary": "/glossary/",
 }
 
 

@@ -32,7 +32,8 @@ class Command(BaseCommand):
             counts = export(target, FORMATS[options["format"]])
         self.stdout.write(
             self.style.SUCCESS(
-                "Exported {notes} notes, {pages} pages and {media} media files".format(**counts)
+                "Exported {notes} notes, {pages} pages, {terms} glossary terms and {media} media "
+                "files".format(**counts)
                 + f" to {target} ({options['format']})."
             )
         )

@@ -35,6 +35,6 @@ class Command(BaseCommand):
             self.style.SUCCESS(
                 "Demo loaded: {notes} notes ({published} published, {drafts} draft, "
                 "{scheduled} scheduled), {tags} tags, {series} series, {pages} pages, "
-                "{links} navigation links.".format(**counts)
+                "{links} navigation links, {terms} glossary terms.".format(**counts)
             )
         )

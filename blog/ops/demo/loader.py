@@ -19,6 +19,11 @@ One ``key: value`` per line, known keys only, no repeats; ``published`` is a loc
 note). Tags and series are named by slug and must exist in :mod:`blog.ops.demo.site`. Of two
 notes that are translations of each other, only one names the other (``translation:``).
 
+The glossary is ``glossary.yaml``, in the format of an export's glossary file (see
+docs/moving.md: ``terms:``, a list of terms by slug with their forms, variants, definitions
+and the notes that explain them). Its terms are loaded before the notes, so that the notes
+render with their terms marked, and linked to the notes that explain them after.
+
 Loading upserts everything by slug (pk 1 for the site settings, URL for navigation links)
 and saves each object whole, so derived fields such as ``body_html`` are always rebuilt.
 """
@@ -30,11 +35,22 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import reversion
+import yaml
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from blog.models import Language, NavigationLink, Note, Page, Series, SiteSettings, Status, Tag
+from blog.models import (
+    Language,
+    NavigationLink,
+    Note,
+    Page,
+    Series,
+    SiteSettings,
+    Status,
+    Tag,
+    Term,
+)
 from blog.models.revisions import latest_version, recording, register_models
 from blog.models.taxonomy import set_tags
 from blog.models.translations import save_note
@@ -48,6 +64,10 @@ NOTE_KEYS = {
 NOTE_REQUIRED = {"title", "slug", "language", "status"}
 PAGE_KEYS = {"title", "slug", "language", "published"}
 PAGE_REQUIRED = {"title", "slug", "language"}
+TERM_KEYS = {
+    "slug", "english", "chinese", "english_variants", "chinese_variants", "keep_in_english",
+    "definition_en", "definition_zh", "explained_in",
+}  # fmt: skip
 LINE = re.compile(r"^([a-z_]+): ?(.*)$")
 RELATIVE = re.compile(r"^\+(\d+)d$")
 
@@ -174,6 +194,44 @@ def load_page(doc):
     return upsert(Page, {"slug": doc.meta["slug"]}, {**values, "is_published": published == "yes"})
 
 
+def read_glossary(path=None):
+    """The demo's glossary file → one dict per term, checked strictly."""
+    path = path or DEMO_DIR / "glossary.yaml"
+    data = yaml.safe_load(path.read_text("utf-8"))
+    if not isinstance(data, dict) or not isinstance(data.get("terms"), list):
+        raise DemoError(f"{path.name}: must hold 'terms:', a list of terms")
+    entries = data["terms"]
+    for number, entry in enumerate(entries, start=1):
+        if not isinstance(entry, dict) or not entry.get("slug"):
+            raise DemoError(f"{path.name}: term {number} is not a mapping with a slug")
+        if unknown := sorted(set(entry) - TERM_KEYS):
+            raise DemoError(f"{path.name}: term {entry['slug']}: unknown keys {unknown}")
+        if not (entry.get("english") or entry.get("chinese")):
+            raise DemoError(f"{path.name}: term {entry['slug']}: no English or Chinese form")
+    slugs = [entry["slug"] for entry in entries]
+    if len(set(slugs)) != len(slugs):
+        raise DemoError(f"{path.name}: a slug is used twice")
+    return entries
+
+
+def load_term(entry):
+    """A term without the notes that explain it (they are linked once the notes are loaded)."""
+    values = {
+        field: entry.get(field, "")
+        for field in ("english", "chinese", "definition_en", "definition_zh")
+    }
+    for field in ("english_variants", "chinese_variants"):
+        values[field] = "\n".join(entry.get(field, []))
+    values["keep_in_english"] = entry.get("keep_in_english", False)
+    return upsert(Term, {"slug": entry["slug"]}, values)
+
+
+def link_explaining_notes(term, entry, notes):
+    if unknown := [slug for slug in entry.get("explained_in", []) if slug not in notes]:
+        raise DemoError(f"glossary.yaml: term {term.slug}: explained_in names no note {unknown}")
+    term.explained_in.set([notes[slug] for slug in entry.get("explained_in", [])])
+
+
 def database_is_empty():
     """No notes, pages or series: nothing an author could have written yet."""
     return not (Note.objects.exists() or Page.objects.exists() or Series.objects.exists())
@@ -188,6 +246,8 @@ def load_demo(now=None):
         slug: upsert(Tag, {"slug": slug}, {"name": name, "name_zh": name_zh})
         for slug, name, name_zh in site.TAGS
     }
+    glossary = read_glossary()
+    terms = {entry["slug"]: load_term(entry) for entry in glossary}
     docs = read_documents("notes", NOTE_KEYS, NOTE_REQUIRED)
     # A note that names its translation is loaded after that translation.
     docs.sort(key=lambda d: bool(d.meta.get("translation")))
@@ -203,6 +263,8 @@ def load_demo(now=None):
         notes[slug] = upsert(Note, {"slug": slug}, note_values(doc, now, series, notes))
         set_tags(notes[slug], note_tags)
         keep_revision(notes[slug])
+    for entry in glossary:
+        link_explaining_notes(terms[entry["slug"]], entry, notes)
     pages = [load_page(doc) for doc in read_documents("pages", PAGE_KEYS, PAGE_REQUIRED)]
     settings_row = upsert(SiteSettings, {"pk": 1}, site.SITE)
     links = [
@@ -221,4 +283,5 @@ def load_demo(now=None):
         "series": len(series),
         "pages": len(pages),
         "links": len(links),
+        "terms": len(terms),
     }

@@ -15,6 +15,7 @@ Decisions that hold for every view here:
 """
 
 from blog.public.views.archive import ArchiveIndexView, MonthArchiveView, YearArchiveView
+from blog.public.views.glossary import GlossaryView, TermDetailView
 from blog.public.views.notes import HomeView, NoteDetailView, NoteShareView
 from blog.public.views.pages import PageDetailView, robots_txt
 from blog.public.views.parallel import NoteParallelView
@@ -23,6 +24,7 @@ from blog.public.views.taxonomy import SeriesDetailView, SeriesListView, TagDeta
 
 __all__ = [
     "ArchiveIndexView",
+    "GlossaryView",
     "HomeView",
     "MonthArchiveView",
     "NoteDetailView",
@@ -34,6 +36,7 @@ __all__ = [
     "SeriesListView",
     "TagDetailView",
     "TagListView",
+    "TermDetailView",
     "YearArchiveView",
     "robots_txt",
 ]

@@ -1,22 +1,63 @@
 """The search page: /search/?q=… (Chinese interface) and /en/search/?q=… (English)."""
 
+import secrets
+import threading
+from functools import partial
+
 from django.core.paginator import Paginator
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.generic import ListView
 
-from blog.caching import site_settings
+from blog.caching import memoised, site_settings
 from blog.public.pagination import get_page
 from blog.public.views.base import CachePolicyMixin
+from blog.search.glossary import expand, load_glossary
 from blog.search.query import PER_PAGE, load_results, ranked_ids
 from blog.search.text import MAX_QUERY_CHARS, parse_query
+
+
+class _GlossaryCopy:
+    """The glossary as search reads it, kept in this process for the current content state.
+
+    Terms change the content state (their receivers bump it), so a copy made at a state is
+    right for as long as it lasts. It lives in the process, not in the shared cache: taken
+    from the cache, 500 terms cost 1.4 ms of unpickling a search, a tenth of the page. A
+    token memoised in the shared cache for the state names the copy, so a copy is never
+    used past its state, nor past an emptied cache (a restore, a test's new data), in any
+    process.
+    """
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.key, self.glossary = None, None
+
+    def __call__(self):
+        key = memoised("search-glossary", partial(secrets.token_hex, 8))
+        with self.lock:
+            if key == self.key:
+                return self.glossary
+        glossary = load_glossary()
+        with self.lock:
+            self.key, self.glossary = key, glossary
+        return glossary
+
+
+_glossary = _GlossaryCopy()
+
+
+def also_searched(query, language):
+    """The glossary forms the search added, the interface language's first: [(form, lang)]."""
+    return sorted(query.also, key=lambda form: form[1] != language)
 
 
 class SearchView(CachePolicyMixin, ListView):
     """Published notes matching ``q``, ranked title, then tags, then body, newest first.
 
-    Any ``q`` is answered with a page: empty (a friendly prompt), too long (cut to
-    ``MAX_QUERY_CHARS`` characters), FTS syntax, control characters or odd Unicode.
+    A word that is a glossary term's form also finds the term's other forms, in both languages
+    (blog.search.glossary); the page names the forms it added. Any ``q`` is answered with a
+    page: empty (a friendly prompt), too long (cut to ``MAX_QUERY_CHARS`` characters), FTS
+    syntax, control characters or odd Unicode.
     """
 
     template_name = "blog/search.html"
@@ -27,7 +68,11 @@ class SearchView(CachePolicyMixin, ListView):
     revalidate = True
 
     def get(self, request, *args, **kwargs):
-        self.query = parse_query(request.GET.get("q", ""))
+        query = parse_query(request.GET.get("q", ""))
+        if query.terms:
+            # Read once per content state (the glossary's edits move it), not per search.
+            query = expand(query, _glossary())
+        self.query = query
         response = super().get(request, *args, **kwargs)
         # Result pages are endless and thin: not for search engines' indexes.
         response["X-Robots-Tag"] = "noindex"
@@ -50,6 +95,7 @@ class SearchView(CachePolicyMixin, ListView):
         return super().get_context_data(
             search=self.query,
             query=self.query.text,  # the header's search box shows it
+            also_searched=also_searched(self.query, get_language()),
             title=title,
             noindex=True,
             max_query_chars=MAX_QUERY_CHARS,

@@ -1,0 +1,161 @@
+"""The change list's "term warnings": each note of a translated pair stores how many warnings
+the editor's term check (:mod:`.term_check`) gives it, since a list cannot check every row.
+
+The count follows what it is made of:
+
+* **a note saved** with its text, language or pair changed (a form, an import, a restore, a
+  link made or dropped): both notes of its pair are counted again at once, after the save
+  (:func:`note_saved`; a few milliseconds for notes of a few thousand characters). A
+  re-render, a move in a series or a sync state saved alone changes no count.
+* **the glossary changed** (a term's forms added, changed or deleted): every pair is counted
+  again in the background, once the change commits, one task per transaction
+  (:data:`recount_pairs`): a glossary import of 500 terms queues one.
+
+Counts are stored with ``update()``: no signal follows, no date moves (``updated_at`` is the
+author's, and edit conflicts compare it), no revision is recorded. A note that left its pair
+keeps its last count until it is counted again; the list shows counts only for notes with a
+translation.
+"""
+
+import logging
+
+from asgiref.local import Local
+from django.db import DatabaseError, transaction
+from django.db.models import Exists, OuterRef, Q
+from django.db.models.signals import post_delete, post_save, pre_save
+from django_tasks import task
+
+from blog.authoring.term_check import count_warnings, glossary_index
+from blog.models import Note, Term
+
+logger = logging.getLogger(__name__)
+
+# What a count is made of: a save of any other field (a re-render, a series move) leaves it.
+NOTE_FIELDS = frozenset({"body", "language", "translation"})
+TERM_FIELDS = ("english", "chinese", "english_variants", "chinese_variants", "keep_in_english")
+_READ = ("pk", "body", "language", "translation_id", "term_warnings")
+_MAX_COUNT = 32767  # the column's range (PositiveSmallIntegerField)
+
+
+def count_pair(note, other, index):
+    """{pk: count} for both notes of a pair."""
+    return {
+        note.pk: count_warnings(note.body, note.language, other.body, other.language, index),
+        other.pk: count_warnings(other.body, other.language, note.body, note.language, index),
+    }
+
+
+def _store(notes, counts, using):
+    for note in notes:
+        count = min(counts.get(note.pk, 0), _MAX_COUNT)
+        if note.term_warnings != count:
+            Note.objects.using(using).filter(pk=note.pk).update(term_warnings=count)
+            note.term_warnings = count
+
+
+def recount_pair_of(note, using="default"):
+    """Count both notes of ``note``'s pair again (``note`` alone, when it has none: 0)."""
+    index = glossary_index(using)
+    if index.empty and not note.term_warnings:
+        return  # no glossary, no warnings: nothing to count (a blog without one pays a query)
+    linked = Q(pk=note.pk) | Q(translation_id=note.pk)
+    if note.translation_id:
+        linked |= Q(pk=note.translation_id)
+    rows = {row.pk: row for row in Note.objects.using(using).filter(linked).only(*_READ)}
+    this = rows.get(note.pk)
+    if this is None:
+        return
+    other = rows.get(this.translation_id) or next(
+        (row for row in rows.values() if row.translation_id == this.pk and row.pk != this.pk),
+        None,
+    )
+    counts = count_pair(this, other, index) if other is not None else {}
+    _store([row for row in (this, other) if row is not None], counts, using)
+    note.term_warnings = this.term_warnings  # the instance saved says what is stored
+
+
+def note_saved(sender, instance, raw, using, update_fields=None, **kwargs):
+    if raw:  # a restore's rows come with their counts
+        return
+    if update_fields is not None and NOTE_FIELDS.isdisjoint(update_fields):
+        return
+    recount_pair_of(instance, using)
+
+
+@task()
+def recount_pairs():
+    """Count every translated pair again (after a glossary change), and reset the count of
+    notes left without a pair. Idempotent: it counts with the glossary as it is when it runs."""
+    index = glossary_index()
+    holders = Note.objects.filter(translation__isnull=False).select_related("translation")
+    holders = holders.only(*_READ, *(f"translation__{name}" for name in _READ if name != "pk"))
+    counted = 0
+    for note in holders.order_by("pk").iterator(chunk_size=200):
+        other = note.translation
+        with transaction.atomic():
+            _store([note, other], count_pair(note, other, index), "default")
+        counted += 1
+    in_a_pair = Exists(Note.objects.filter(translation_id=OuterRef("pk")))
+    Note.objects.filter(term_warnings__gt=0, translation__isnull=True).exclude(in_a_pair).update(
+        term_warnings=0
+    )
+    return counted
+
+
+class _ScheduledRecount:
+    """The after-commit callback of one transaction: queues the recount once."""
+
+    done = False
+
+    def __call__(self):
+        if self.done:
+            return
+        self.done = True
+        try:
+            recount_pairs.enqueue()
+        except DatabaseError:
+            # The glossary change stands; the counts follow at the next save of each note.
+            logger.exception("Could not queue the term warnings' recount after a glossary change.")
+
+
+_scheduled = Local()  # per thread/task: {alias: the _ScheduledRecount of the open transaction}
+
+
+def recount_after_commit(using):
+    pending = getattr(_scheduled, "recounts", None)
+    if pending is None:
+        pending = _scheduled.recounts = {}
+    scheduled = pending.get(using)
+    if scheduled is None or scheduled.done:
+        scheduled = pending[using] = _ScheduledRecount()
+    transaction.on_commit(scheduled, using=using)
+
+
+def _forms(term):
+    return tuple(getattr(term, name) for name in TERM_FIELDS)
+
+
+def term_about_to_change(sender, instance, raw, using, **kwargs):
+    if not raw and instance.pk is not None:
+        stored = Term.objects.using(using).filter(pk=instance.pk).values_list(*TERM_FIELDS)
+        instance._forms_before = stored.first()
+
+
+def term_saved(sender, instance, raw, using, **kwargs):
+    if raw:
+        return
+    before = instance.__dict__.pop("_forms_before", None)
+    if before is None or before != _forms(instance):
+        recount_after_commit(using)
+
+
+def term_deleted(sender, instance, using, **kwargs):
+    recount_after_commit(using)
+
+
+def connect():
+    uid = "blog.authoring.term_warnings."
+    post_save.connect(note_saved, sender=Note, dispatch_uid=uid + "note_saved")
+    pre_save.connect(term_about_to_change, sender=Term, dispatch_uid=uid + "term_about_to_change")
+    post_save.connect(term_saved, sender=Term, dispatch_uid=uid + "term_saved")
+    post_delete.connect(term_deleted, sender=Term, dispatch_uid=uid + "term_deleted")

@@ -1,0 +1,150 @@
+"""A glossary change re-renders, in the background, the notes it concerns.
+
+Terms are marked in notes as they render (:mod:`blog.models.term_matching`), so a term added,
+changed or deleted leaves marks behind in the notes already stored. When a term's forms, its
+definitions or its slug change (or it is added or deleted), :data:`rerender_for_terms` renders
+again the notes that used it (their :class:`~blog.models.TermUse` rows) and those whose text
+holds any of its forms, old or new (a new term, or a new spelling, may be in notes that used
+no term before). ``Note.render()`` stores the derived fields alone: no date a reader sees
+moves.
+
+The receivers (:func:`connect`, from the app's ``ready()``) only schedule the task for after
+the commit, once per transaction whatever it changed (an import of 500 terms queues one task),
+so a rolled-back change queues nothing and the admin's save waits for no note. Idempotent, as
+every task must be: rendering a note again gives the same note, and it renders with the
+glossary as it is when it runs, not as it was when queued.
+"""
+
+import logging
+
+from asgiref.local import Local
+from django.db import DatabaseError, transaction
+from django.db.models import Q
+from django.db.models.signals import post_save, pre_delete, pre_save
+from django_tasks import task
+
+from blog.models import Note, Term, TermUse, term_matching
+
+logger = logging.getLogger(__name__)
+
+# What a term's marks in notes are made of: a change of anything else (the notes that explain
+# it, dates) re-renders nothing.
+RENDERED_FIELDS = (
+    "slug",
+    "english",
+    "chinese",
+    "english_variants",
+    "chinese_variants",
+    "keep_in_english",
+    "definition_en",
+    "definition_zh",
+)
+
+
+FORMS_PER_QUERY = 200
+
+
+@task()
+def rerender_for_terms(term_ids, forms, note_ids=()):
+    """Render again the notes that use the terms ``term_ids``, those whose text holds any of
+    ``forms`` (a term's old and new forms), and ``note_ids`` (the notes of a deleted term)."""
+    ids = set(note_ids)
+    ids |= set(TermUse.objects.filter(term_id__in=term_ids).values_list("note_id", flat=True))
+    forms = sorted(set(forms))
+    # In batches: SQLite refuses an expression tree deeper than 1,000 (a glossary import of
+    # hundreds of terms sends thousands of forms).
+    for start in range(0, len(forms), FORMS_PER_QUERY):
+        holds_a_form = Q()
+        for form in forms[start : start + FORMS_PER_QUERY]:
+            holds_a_form |= Q(plain_text__icontains=form)  # English in any case
+        ids |= set(Note.objects.filter(holds_a_form).values_list("pk", flat=True))
+    rendered = 0
+    for note in Note.objects.filter(pk__in=ids).order_by("pk").iterator(chunk_size=200):
+        try:
+            with transaction.atomic():
+                note.render()  # its marks and its TermUse rows together
+        except DatabaseError:
+            if Note.objects.filter(pk=note.pk).exists():
+                raise
+            continue  # deleted since: nothing to render
+        rendered += 1
+    return rendered
+
+
+class _ScheduledRerender:
+    """The after-commit callback of one transaction: gathers what each term change of the
+    transaction concerns, and queues one task for all of it (later calls do nothing)."""
+
+    def __init__(self):
+        self.done = False
+        self.term_ids, self.forms, self.note_ids = set(), set(), set()
+
+    def __call__(self):
+        if self.done:
+            return
+        self.done = True
+        try:
+            rerender_for_terms.enqueue(
+                sorted(self.term_ids), sorted(self.forms), sorted(self.note_ids)
+            )
+        except DatabaseError:
+            # Never undoes the author's change; the notes keep their marks until rendered
+            # again (their next save, or `manage.py rerender`).
+            logger.exception("Could not queue the re-render of notes after a glossary change.")
+
+
+_scheduled = Local()  # per thread/task: {alias: the _ScheduledRerender of the open transaction}
+
+
+def rerender_after_commit(using, term_ids=(), forms=(), note_ids=()):
+    """Queue the re-render once the current transaction commits (now, outside of one). As in
+    :func:`blog.caching.version.bump_after_commit`, every change registers the transaction's
+    one callback, so a savepoint rolled back takes only its own registration with it."""
+    pending = getattr(_scheduled, "rerenders", None)
+    if pending is None:
+        pending = _scheduled.rerenders = {}
+    scheduled = pending.get(using)
+    if scheduled is None or scheduled.done:
+        scheduled = pending[using] = _ScheduledRerender()
+    scheduled.term_ids.update(term_ids)
+    scheduled.forms.update(forms)
+    scheduled.note_ids.update(note_ids)
+    transaction.on_commit(scheduled, using=using)
+
+
+def _rendered_state(term):
+    return tuple(getattr(term, field) for field in RENDERED_FIELDS)
+
+
+def term_about_to_change(sender, instance, raw, using, **kwargs):
+    """Remember the stored term (one query): its old forms, and whether anything that marks
+    it changes."""
+    if not raw and instance.pk is not None:
+        instance._stored_before = Term.objects.using(using).filter(pk=instance.pk).first()
+
+
+def term_saved(sender, instance, created, raw, using, **kwargs):
+    term_matching.forget()
+    if raw:  # a restore loads notes and their TermUse rows as they were
+        return
+    before = instance.__dict__.pop("_stored_before", None)
+    if before is not None and _rendered_state(before) == _rendered_state(instance):
+        return
+    forms = set(instance.all_forms()) | set(before.all_forms() if before is not None else ())
+    rerender_after_commit(using, term_ids=[instance.pk], forms=forms)
+
+
+def term_about_to_go(sender, instance, using, **kwargs):
+    """Before the delete takes its TermUse rows with it: which notes used the term."""
+    term_matching.forget()
+    note_ids = TermUse.objects.using(using).filter(term_id=instance.pk).values_list("note_id")
+    rerender_after_commit(
+        using, forms=instance.all_forms(), note_ids=[note_id for (note_id,) in note_ids]
+    )
+
+
+def connect():
+    uid = "blog.background.term_rerender."
+    pre_save.connect(term_about_to_change, sender=Term, dispatch_uid=uid + "term_about_to_change")
+    post_save.connect(term_saved, sender=Term, dispatch_uid=uid + "term_saved")
+    pre_delete.connect(term_about_to_go, sender=Term, dispatch_uid=uid + "term_about_to_go")

@@ -227,3 +227,12 @@ def test_a_glossary_of_thousands_of_forms_re_renders_the_notes_holding_one():
     forms = [f"form{number}" for number in range(1500)] + ["线程束"]
     rerender_for_terms.func([], forms)
     assert "term-link" in Note.objects.get(pk=note.pk).body_html
+
+
+def test_the_editor_preview_marks_terms_as_the_page_will_when_the_form_says_so(staff_client):
+    Term.objects.create(english="warp", chinese="线程束", definition_zh="32 个线程。")
+    url = reverse("admin:blog_note_editor_preview")
+    body = {"content": "每个线程束有 32 个线程。", "language": "zh-hans"}
+    marked = staff_client.post(url, {**body, "marks_terms": "1"}).content.decode()
+    assert 'class="term-link"' in marked and "32 个线程。" in marked
+    assert 'class="term-link"' not in staff_client.post(url, body).content.decode()

@@ -54,6 +54,7 @@ from blog.models import (
 from blog.models.import_runs import ImportRun
 from blog.models.revisions import recording
 from blog.models.share_links import make_share_token
+from blog.models.term_matching import mark_terms
 from blog.models.translation_sync import (
     after_edit,
     bring_in_line,
@@ -573,15 +574,16 @@ class NoteAdmin(RevisionAdminMixin, admin.ModelAdmin):
 
     def editor_preview(self, request):
         """The body as readers get it: the renderer that stores notes, the note's [TOC]
-        title language included."""
+        title language included, and a note's glossary terms marked when its form says so."""
         if request.method != "POST" or not self._may_write(request):
             return HttpResponse(status=405 if request.method != "POST" else 403)
         language = request.POST.get("language") or Language.CHINESE
         if language not in Language.values:
             language = Language.CHINESE
-        response = HttpResponse(
-            render_preview(request.POST.get("content", ""), contents_title(language))
-        )
+        html = render_preview(request.POST.get("content", ""), contents_title(language))
+        if request.POST.get("marks_terms") == "1":
+            html = mark_terms(html, language)[0].html
+        response = HttpResponse(html)
         add_never_cache_headers(response)
         return response
 

@@ -135,6 +135,9 @@
     if (this.languageField) {
       this.languageField.addEventListener("change", function () { self.refreshPreview(); });
     }
+    if (this.termsBox()) {
+      this.termsBox().addEventListener("change", function () { self.refreshPreview(); });
+    }
     this.textarea.addEventListener("scroll", function () { self.syncScroll(); });
     this.textarea.addEventListener("keydown", function (event) { self.onKey(event); });
     /* Capture: files dropped or pasted never reach the textarea as text. */
@@ -177,6 +180,13 @@
     return this.languageField ? this.languageField.value : "";
   };
 
+  /* A note's "mark glossary terms" box: the preview marks them as the page will. */
+  Editor.prototype.termsBox = function () {
+    var form = this.textarea.form;
+    var box = form && form.elements.namedItem("marks_terms");
+    return box && box.type === "checkbox" ? box : null;
+  };
+
   Editor.prototype.refreshPreview = function () {
     if (!this.previewUrl || !this.frame) return;
     var self = this;
@@ -184,6 +194,7 @@
     var data = new FormData();
     data.append("content", this.textarea.value);
     data.append("language", this.language());
+    if (this.termsBox() && this.termsBox().checked) data.append("marks_terms", "1");
     fetch(this.previewUrl, {
       method: "POST", body: data, credentials: "same-origin",
       headers: { "X-CSRFToken": csrfToken() }

@@ -11,8 +11,8 @@ What runs, and why: home and the note, in both languages, in both of Lighthouse'
 factors: **mobile** (the default: a 412 px phone on a simulated slow 4G network, with the
 mobile-only audits such as legible font sizes) and **desktop** (``--preset=desktop``), each
 in a fresh chromium (headless, as the CLI launches it): 8 runs, 65 to 85 s here; and the
-parallel view of the demo's pair twice (mobile in Chinese, desktop in English), whose SEO is
-scored without the one audit its ``noindex`` fails by design.
+parallel view of the demo's pair and the glossary twice each (one form factor per language),
+the parallel view's SEO scored without the one audit its ``noindex`` fails by design.
 
 Mobile runs keep Lighthouse's network simulation but not its 4x CPU slowdown
 (``cpuSlowdownMultiplier: 1``, as the desktop preset has): the simulation multiplies the
@@ -47,15 +47,25 @@ LIGHTHOUSE = ROOT / "node_modules" / "lighthouse"
 LIGHTHOUSE_VERSION = "12.2.3"
 CATEGORIES = ["performance", "accessibility", "best-practices", "seo"]
 CHROME_FLAGS = "--headless=new --no-sandbox --disable-gpu"
-PAGES = {"home": "/", "note": FLASH, "parallel": "/notes/cuda-warp-scheduling/parallel/"}
+PAGES = {
+    "home": "/",
+    "note": FLASH,
+    "parallel": "/notes/cuda-warp-scheduling/parallel/",
+    "glossary": "/glossary/",
+}
 # (form factor, interface language, page): home and the note in every combination; the
-# parallel view, built from the same parts, once per form factor and language.
+# parallel view and the glossary, built from the same parts, once per form factor and language.
 RUNS = [
     (form_factor, language, page)
     for form_factor in ("mobile", "desktop")
     for language in ("zh-hans", "en")
     for page in ("home", "note")
-] + [("mobile", "zh-hans", "parallel"), ("desktop", "en", "parallel")]
+] + [
+    ("mobile", "zh-hans", "parallel"),
+    ("desktop", "en", "parallel"),
+    ("mobile", "en", "glossary"),
+    ("desktop", "zh-hans", "glossary"),
+]
 # Audits a page fails by design: the parallel view is noindex (a reading aid beside the two
 # notes, which are indexed), which is what "is-crawlable" checks for. Every other SEO audit
 # must pass on it.

@@ -27,7 +27,10 @@ re-serialised, and each mark is inserted around the source text it covers. The m
 
     <span class="term"><a class="term-link" href="/glossary/#warp"
     aria-describedby="term-warp-1">warp</a><span class="term-tip" role="tooltip"
-    id="term-warp-1" lang="en">definition</span></span>
+    id="term-warp-1" lang="en" hidden>definition</span></span>
+
+``hidden``: the definition is not part of the note's text until a reader opens it (text
+extraction, reader modes and copy-paste leave it out); the stylesheet's ``display`` shows it.
 
 The tooltip is the definition's first paragraph as inline HTML (:func:`tip_html`). Feeds
 drop it (:mod:`blog.rendering.feed_html`).
@@ -325,7 +328,10 @@ def _markup(entry: TermEntry, number: int, inner: str) -> list[str]:
     return [
         f'<span class="term"><a class="term-link" href="{href}" aria-describedby="{tip_id}">',
         inner,
-        f'</a><span class="term-tip" role="tooltip" id="{tip_id}"{lang}>{entry.tip}</span></span>',
+        # hidden: not part of the text until shown (the stylesheet shows it on hover, focus or
+        # tap); the link's description reads it all the same.
+        f'</a><span class="term-tip" role="tooltip" id="{tip_id}"{lang} hidden>'
+        f"{entry.tip}</span></span>",
     ]
 
 

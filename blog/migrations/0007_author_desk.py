@@ -10,15 +10,15 @@ HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 def drop_copied_english_names(apps, schema_editor):
     """Tags created from a Chinese name had it copied into the English one: empty it."""
-    Tag = apps.get_model("blog", "Tag")
-    for tag in Tag.objects.exclude(name=""):
+    tags = apps.get_model("blog", "Tag").objects.using(schema_editor.connection.alias)
+    for tag in tags.exclude(name=""):
         if tag.name == tag.name_zh and HAN.search(tag.name):
-            Tag.objects.filter(pk=tag.pk).update(name="")
+            tags.filter(pk=tag.pk).update(name="")
 
 
 def copy_chinese_names_back(apps, schema_editor):
-    Tag = apps.get_model("blog", "Tag")
-    Tag.objects.filter(name="").update(name=models.F("name_zh"))
+    tags = apps.get_model("blog", "Tag").objects.using(schema_editor.connection.alias)
+    tags.filter(name="").update(name=models.F("name_zh"))
 
 
 class Migration(migrations.Migration):

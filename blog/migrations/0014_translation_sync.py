@@ -11,7 +11,11 @@ def hash_and_pair(apps, schema_editor):
     from blog.text.blocks import block_hashes
 
     Note = apps.get_model("blog", "Note")
-    notes = {note.pk: note for note in Note.objects.only("pk", "body", "language", "updated_at", "translation_id")}
+    rows = Note.objects.using(schema_editor.connection.alias)
+    notes = {
+        note.pk: note
+        for note in rows.only("pk", "body", "language", "updated_at", "translation_id")
+    }
     for note in notes.values():
         note.block_hashes = " ".join(block_hashes(note.body))
         note.text_changed_at = note.updated_at
@@ -22,7 +26,7 @@ def hash_and_pair(apps, schema_editor):
         note.synced_hashes, other.synced_hashes = other.block_hashes, note.block_hashes
         for version in (note, other):
             version.parallel_blocks = render_blocks(version.body, contents_title(version.language))
-    Note.objects.bulk_update(
+    rows.bulk_update(
         notes.values(),
         ["block_hashes", "text_changed_at", "synced_hashes", "parallel_blocks"],
         batch_size=200,

@@ -319,23 +319,6 @@ def glossary_terms(count):
     ]
 
 
-def _pair_translations():
-    """Every twentieth published note links the next one as its translation when that one is
-    in the other language: a bilingual blog's pairs (the results show a pair once)."""
-    rows = Note.objects.published().filter(slug__startswith=SLUG_PREFIX).order_by("pk")
-    published = list(rows.values_list("pk", "language"))
-    for (first, first_language), (second, second_language) in zip(
-        published[::20], published[1::20], strict=False
-    ):
-        if first_language != second_language:
-            Note.objects.filter(pk=first).update(translation_id=second)
-
-
-def _percentile(samples, fraction):
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, max(0, round(fraction * len(ordered)) - 1))]
-
-
 def _search_url(raw, page_number, interface):
     prefix = "/en" if interface == "en" else ""
     return f"{prefix}/search/", {"q": raw, "page": page_number}

@@ -10,6 +10,7 @@ domain operations that change several rows at once, beside them.
 * :mod:`.revisions`: what is versioned (django-reversion), recording and restoring;
 * :mod:`.share_links`: signed links that let someone read a draft;
 * :mod:`.glossary`: the terms kept consistent across notes, and which notes use them;
+* :mod:`.images`: stored images, their sizes and the variants made for smaller screens;
 * :mod:`.translation_sync`: which note of a translated pair is behind the other;
 * tables other packages fill: :mod:`.content` (the content version's counter and the
   versions of its parts),
@@ -22,6 +23,7 @@ code: receivers that follow the models are wired in ``BlogConfig.ready()``.
 
 from blog.models.content import ContentVersion, PartVersion
 from blog.models.glossary import Term, TermUse
+from blog.models.images import ImageFile
 from blog.models.import_runs import ImportRun
 from blog.models.imported import ImportedMedia, LegacyPath
 from blog.models.notes import Language, Note, NoteQuerySet, Status
@@ -31,6 +33,7 @@ from blog.models.taxonomy import Series, Tag, TaggedNote
 
 __all__ = [
     "ContentVersion",
+    "ImageFile",
     "ImportRun",
     "ImportedMedia",
     "Language",

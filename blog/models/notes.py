@@ -142,6 +142,12 @@ class Note(RenderedMarkdownMixin, models.Model):
 
     cover = models.ImageField(_("cover image"), upload_to="covers/%Y/", blank=True)
     cover_alt = models.CharField(_("cover description"), max_length=300, blank=True)
+    # The cover as the page shows it (a <picture> once its variants exist), rendered with the
+    # body; "" without a cover.
+    cover_html = models.TextField(editable=False, default="")
+    # The share card (blog.images.cards): a media file whose name changes with what it shows;
+    # "" until the background runner has made it.
+    card = models.CharField(_("share card"), max_length=255, editable=False, default="")
 
     # Derived from the Markdown by blog.rendering (see fill_derived_fields); never edited,
     # never rendered per request.
@@ -214,9 +220,11 @@ class Note(RenderedMarkdownMixin, models.Model):
 
     # Derived by fill_derived_fields(), stored by save() and render().
     # language: the [TOC] title and the glossary's forms; marks_terms: the terms marked or not.
-    markdown_fields = ("body", "summary", "language", "marks_terms")
+    # cover and cover_alt: the cover's <picture> (cover_html) is rendered with the body.
+    markdown_fields = ("body", "summary", "language", "marks_terms", "cover", "cover_alt")
     derived_fields = (
         "body_html",
+        "cover_html",
         "toc_html",
         "excerpt",
         "plain_text",

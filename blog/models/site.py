@@ -76,6 +76,9 @@ class SiteSettings(RenderedMarkdownMixin, models.Model):
     )
     footer = models.TextField(_("footer"), blank=True, help_text=_("Markdown."))
     footer_html = models.TextField(editable=False, default="")
+    # The home page's share cards, one per interface language (blog.images.cards).
+    card_zh = models.CharField(editable=False, max_length=255, default="")
+    card_en = models.CharField(editable=False, max_length=255, default="")
     show_other_languages = models.BooleanField(
         _("list notes in the other language"),
         default=True,

@@ -89,6 +89,9 @@ class Tag(BilingualNameMixin, TagBase):
         allow_unicode=False,
         help_text=_("ASCII, used in URLs. Derived from the English name when left empty."),
     )
+    # Share cards, one per interface language (blog.images.cards); "" until made.
+    card_zh = models.CharField(editable=False, max_length=255, default="")
+    card_en = models.CharField(editable=False, max_length=255, default="")
 
     class Meta:
         verbose_name = _("tag")
@@ -219,6 +222,9 @@ class Series(BilingualNameMixin, RenderedMarkdownMixin, models.Model):
         _("description"), blank=True, help_text=_("Markdown, shown on the series page.")
     )
     description_html = models.TextField(editable=False, default="")
+    # Share cards, one per interface language (blog.images.cards); "" until made.
+    card_zh = models.CharField(editable=False, max_length=255, default="")
+    card_en = models.CharField(editable=False, max_length=255, default="")
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
 

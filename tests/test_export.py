@@ -6,7 +6,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from blog.models import LegacyPath, Note
+from blog.models import LegacyPath, Note, Series, Tag
 from blog.ops.demo.loader import load_demo
 from blog.porting import frontmatter
 from blog.porting.export import export
@@ -42,8 +42,12 @@ def test_hugo_front_matter_tags_in_both_languages_and_a_shared_translation_key(d
     ]
     assert zh.meta["translationKey"] == en.meta["translationKey"] == "cuda-warp-scheduling"
     assert zh.meta["tags"] == ["CUDA", "GPU", "Scheduling"]  # Hugo reads plain names
-    assert zh.meta["tags_zh"] == ["CUDA", "GPU", "调度"]
-    assert zh.meta["categories"] == ["GPU notes"] and zh.meta["series_position"] == 1
+    assert zh.meta["tags_zh"] == {"CUDA": "CUDA", "GPU": "GPU", "Scheduling": "调度"}
+    # The series in each note's language, its other title beside it.
+    assert zh.meta["categories"] == ["GPU 笔记"] and zh.meta["series_en"] == "GPU notes"
+    assert en.meta["categories"] == ["GPU notes"] and en.meta["series_zh"] == "GPU 笔记"
+    assert "series_zh" not in zh.meta and "series_en" not in en.meta
+    assert zh.meta["series_position"] == 1
     assert zh.meta["aliases"] == ["/2025/06/warp/"]  # Hugo's own redirects
     assert zh.meta["date"].isoformat() == "2025-05-18T21:40:00+08:00"
     text = (tmp_path / "content/posts/cuda-warp-scheduling.md").read_text("utf-8")
@@ -91,3 +95,66 @@ def test_command_refuses_a_folder_that_is_not_empty(demo, tmp_path):
     out = StringIO()
     call_command("export_markdown", str(tmp_path / "new"), "--format", "jekyll", stdout=out)
     assert "Exported 13 notes, 2 pages, 22 glossary terms and 0 media files" in out.getvalue()
+
+
+def test_tags_without_a_chinese_name_are_not_written_as_empty_names(demo, tmp_path):
+    note = Note.objects.get(slug="cuda-warp-scheduling-en")
+    note.tags.add(*Tag.objects.resolve(["Occupancy-only-english"]))
+    export(tmp_path)
+    meta = read(tmp_path / "content/posts/cuda-warp-scheduling-en.md").meta
+    assert "Occupancy-only-english" in meta["tags"]
+    assert "Occupancy-only-english" not in meta["tags_zh"]
+    assert "" not in meta["tags_zh"].values()
+    text = (tmp_path / "content/posts/cuda-warp-scheduling-en.md").read_text("utf-8")
+    assert "''" not in text and '""' not in text
+
+
+def test_a_series_with_one_title_is_written_once(demo, tmp_path):
+    series = Note.objects.get(slug="cuda-warp-scheduling").series
+    Series.objects.filter(pk=series.pk).update(title_en="GPU 笔记")
+    export(tmp_path)
+    meta = read(tmp_path / "content/posts/cuda-warp-scheduling.md").meta
+    assert meta["categories"] == ["GPU 笔记"] and "series_en" not in meta
+
+
+def test_force_removes_the_files_of_notes_that_no_longer_exist(demo, tmp_path):
+    target = tmp_path / "site"
+    call_command("export_markdown", str(target), stdout=StringIO())
+    gone = target / "content/posts/cuda-warp-scheduling-en.md"
+    assert gone.is_file()
+    mine = target / "content/posts/written-by-hand.md"
+    mine.write_text("---\ntitle: mine\n---\n", "utf-8")
+    Note.objects.get(slug="cuda-warp-scheduling-en").delete()
+    out = StringIO()
+    call_command("export_markdown", str(target), "--force", stdout=out)
+    assert not gone.exists()
+    assert "content/posts/cuda-warp-scheduling-en.md" in out.getvalue()
+    assert mine.read_text("utf-8") == "---\ntitle: mine\n---\n"  # not biji's: kept
+    assert (target / "content/posts/cuda-warp-scheduling.md").is_file()
+
+
+def test_force_into_a_folder_no_export_wrote_lists_what_it_leaves(demo, tmp_path):
+    (tmp_path / "content/posts").mkdir(parents=True)
+    (tmp_path / "content/posts/old.md").write_text("---\ntitle: old\n---\n", "utf-8")
+    out = StringIO()
+    call_command("export_markdown", str(tmp_path), "--force", stdout=out)
+    assert (tmp_path / "content/posts/old.md").is_file()
+    assert "Left in place 1 Markdown files" in out.getvalue()
+    assert "content/posts/old.md" in out.getvalue()
+
+
+def test_an_unused_image_of_the_earlier_export_is_removed(demo, tmp_path, settings):
+    from django.core.files.base import ContentFile
+    from django.core.files.storage import default_storage
+
+    name = default_storage.save("uploads/2026/12/gone.png", ContentFile(b"\x89PNG fake"))
+    note = Note.objects.get(slug="cuda-warp-scheduling")
+    note.body += f"\n\n![x](/media/{name})\n"
+    note.save()
+    export(tmp_path)
+    copied = tmp_path / "static/media" / name
+    assert copied.is_file()
+    note.body = note.body.replace(f"\n\n![x](/media/{name})\n", "")
+    note.save()
+    counts = export(tmp_path)
+    assert not copied.exists() and f"static/media/{name}" in counts["removed"]

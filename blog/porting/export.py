@@ -10,9 +10,13 @@ without a date in ``_drafts/``), pages in ``pages_dir``, site settings, navigati
 tags (both names and slug) in ``data_file``, and every file a body or cover refers to as
 ``/media/<name>`` copied to ``media_dir/<name>``, where the static site serves it at the same
 URL. The glossary is one file beside the data file (:mod:`.glossary_file`), written when there
-are terms. A translated pair shares a key: the Chinese note's slug; each of its notes also
-carries its sync state, so that a note behind its translation is behind after the round trip
-(:mod:`.sync_state`).
+are terms. A manifest of the files written (:data:`MANIFEST`) lets the next export into the
+same folder remove the files of notes, pages and media that no longer exist.
+
+A translated pair shares a key: the Chinese note's slug; each of its notes also carries its
+sync state, so that a note behind its translation is behind after the round trip
+(:mod:`.sync_state`). A series is named in each note's language (``categories``), its other
+title beside it (``series_zh``/``series_en``); ``tags_zh`` maps tags to their Chinese names.
 """
 
 import re
@@ -53,6 +57,25 @@ def translation_key(note):
     return pair[0].slug
 
 
+def series_names(note):
+    """``categories`` names the series in the note's language, as each language's file of a
+    Hugo multilingual site does; ``series_zh``/``series_en`` give its other title."""
+    if note.series is None:
+        return {"series": []}
+    own, other, other_field = (
+        (note.series.title_en, note.series.title_zh, "series_zh")
+        if note.language == Language.ENGLISH
+        else (note.series.title_zh, note.series.title_en, "series_en")
+    )
+    return {"series": [own], other_field: other if other != own else ""}
+
+
+def chinese_names(tags):
+    """``tags_zh``: each tag's Chinese name by its name in ``tags``; tags without one (or
+    named only in Chinese, which ``tags`` then holds) are left out."""
+    return {tag.name: tag.name_zh for tag in tags if tag.name and tag.name_zh}
+
+
 def note_fields(note):
     # A tag typed in Chinese may have no English name yet: its Chinese name stands in.
     tags = sorted(note.tags.all(), key=lambda tag: ((tag.name or tag.name_zh).lower(), tag.slug))
@@ -66,8 +89,8 @@ def note_fields(note):
         "translation_key": translation_key(note),
         "summary": note.summary.strip(),
         "tags": [tag.name or tag.name_zh for tag in tags],
-        "tags_zh": [tag.name_zh for tag in tags] if any(t.name_zh for t in tags) else [],
-        "series": [note.series.title_en] if note.series else [],
+        "tags_zh": chinese_names(tags),
+        **series_names(note),
         "series_position": note.series_position if note.series else None,
         "cover": f"{media_prefix()}{note.cover.name}" if note.cover else "",
         "cover_alt": note.cover_alt.strip(),
@@ -101,7 +124,7 @@ def front_matter(fields, fmt):
     meta = {}
     for key, field in fmt.keys:
         value = fields.get(field)
-        empty = value is None if field in SAID_WHEN_EMPTY else value in (None, "", [])
+        empty = value is None if field in SAID_WHEN_EMPTY else value in (None, "", [], {})
         if fmt.key_for(field) == key and not empty:
             meta[key] = value
     return meta
@@ -147,14 +170,56 @@ def site_data():
     }
 
 
+# The files the last export wrote, one per line: what the next export into the same folder
+# removes when it no longer writes them (a deleted note's file, an unused image). Generators
+# skip files whose names begin with a dot.
+MANIFEST = ".biji-export"
+
+
 def _write(path, text):
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(text.encode("utf-8"))
 
 
+def previous_export(root):
+    """The files an earlier export wrote into ``root`` (its manifest), or None if none did."""
+    manifest = Path(root) / MANIFEST
+    if not manifest.is_file():
+        return None
+    return [line for line in manifest.read_text("utf-8").splitlines() if line.strip()]
+
+
+def _remove_stale(root, stale):
+    """Remove the files in ``stale`` (paths relative to ``root`` from its manifest), and the
+    folders they leave empty; nothing outside ``root`` is touched."""
+    removed = []
+    resolved_root = root.resolve()
+    for rel in stale:
+        path = (root / rel).resolve()
+        if not path.is_relative_to(resolved_root) or not path.is_file():
+            continue
+        path.unlink()
+        removed.append(rel)
+        parent = path.parent
+        while parent != resolved_root and not any(parent.iterdir()):
+            parent.rmdir()
+            parent = parent.parent
+    return removed
+
+
 def export(destination, fmt=HUGO):
-    """Write everything to ``destination``; return the number of files written by kind."""
+    """Write everything to ``destination``; return the number of files written by kind, the
+    files of an earlier export removed (``removed``: they hold notes, pages or media that no
+    longer exist) and, without an earlier export's manifest, the Markdown files found there
+    that this export did not write (``left``)."""
     root = Path(destination)
+    before = previous_export(root)
+    written = []
+
+    def write(rel, text):
+        _write(root / rel, text)
+        written.append(str(rel))
+
     media = set()
     reference = re.compile(MEDIA_REF % re.escape(media_prefix()))
     notes = Note.objects.select_related("series", "translation").prefetch_related(
@@ -162,22 +227,22 @@ def export(destination, fmt=HUGO):
     )
     for note in notes.order_by("slug"):
         fields = note_fields(note)
-        _write(root / note_path(note, fmt), frontmatter.join(front_matter(fields, fmt), note.body))
+        write(note_path(note, fmt), frontmatter.join(front_matter(fields, fmt), note.body))
         media.update(reference.findall(note.body))
         if note.cover:
             media.add(note.cover.name)
     pages = Page.objects.prefetch_related("legacy_paths").order_by("slug")
     for page in pages:
         meta = front_matter(page_fields(page), fmt)
-        _write(root / fmt.pages_dir / f"{page.slug}.md", frontmatter.join(meta, page.body))
+        write(f"{fmt.pages_dir}/{page.slug}.md", frontmatter.join(meta, page.body))
         media.update(reference.findall(page.body))
     data = site_data()
-    _write(root / fmt.data_file, frontmatter.dump_yaml(data))
+    write(fmt.data_file, frontmatter.dump_yaml(data))
     for text in [data["site"]["footer"], *(s["description"] for s in data["series"])]:
         media.update(reference.findall(text))
     glossary = glossary_file.dump()
     if glossary is not None:
-        _write(root / glossary_file.glossary_path(fmt), glossary)
+        write(glossary_file.glossary_path(fmt), glossary)
         media.update(reference.findall(glossary))
     copied = 0
     for name in sorted(media):
@@ -187,6 +252,25 @@ def export(destination, fmt=HUGO):
             target = root / fmt.media_dir / name
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(source.read())
+        written.append(f"{fmt.media_dir}/{name}")
         copied += 1
+    kept = set(written)
+    removed = _remove_stale(root, sorted(set(before or ()) - kept))
+    left = []
+    if before is None:
+        left = sorted(
+            rel
+            for path in root.rglob("*")
+            if path.suffix.lower() in (".md", ".markdown")
+            and (rel := path.relative_to(root).as_posix()) not in kept
+        )
+    _write(root / MANIFEST, "".join(f"{rel}\n" for rel in sorted(kept)))
     terms = Term.objects.count() if glossary is not None else 0
-    return {"notes": len(notes), "pages": len(pages), "terms": terms, "media": copied}
+    return {
+        "notes": len(notes),
+        "pages": len(pages),
+        "terms": terms,
+        "media": copied,
+        "removed": removed,
+        "left": left,
+    }

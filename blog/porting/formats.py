@@ -10,7 +10,11 @@ Fields (see :class:`.records.NoteRecord`), beyond the obvious ones:
 
 * ``draft`` is true for a draft; ``published`` is its inverse (Hexo, Jekyll);
 * ``kind`` is ``page`` for a page (Hugo ``type``, Hexo and Jekyll ``layout``);
-* ``series`` takes the first of the categories (further ones become tags);
+* ``series`` takes the first of the categories (further ones become tags), named in the note's
+  language; ``series_zh``/``series_en`` (biji's) give its name in the other language;
+* ``tags`` and ``categories`` written as text: Jekyll splits them at spaces
+  (``tags: cuda scheduling`` is two tags), Hexo takes the text as one name, Hugo and folders of
+  unknown origin split at commas (:func:`.markdown_import.names`);
 * ``permalink`` is the old URL (its last segment is the slug when none is given);
   ``old_paths`` are further old URLs (Hugo ``aliases``, Jekyll ``redirect_from``);
 * ``author`` is an article's original author only beside a source URL: on most blogs it is
@@ -67,6 +71,8 @@ HUGO = Format(
         ("tags", "tags"),
         ("tags_zh", "tags_zh"),
         ("categories", "series"),
+        ("series_zh", "series_zh"),
+        ("series_en", "series_en"),
         ("series_position", "series_position"),
         ("cover", "cover"),
         ("cover_alt", "cover_alt"),
@@ -107,6 +113,8 @@ HEXO = Format(
         ("tags", "tags"),
         ("tags_zh", "tags_zh"),
         ("categories", "series"),
+        ("series_zh", "series_zh"),
+        ("series_en", "series_en"),
         *BIJI_KEYS[1:],
         ("alias", "old_paths"),
         ("translation_synced", "synced_hashes"),
@@ -139,11 +147,16 @@ JEKYLL = Format(
         ("tags", "tags"),
         ("tags_zh", "tags_zh"),
         ("categories", "series"),
+        ("series_zh", "series_zh"),
+        ("series_en", "series_en"),
         ("series_position", "series_position"),
         ("image", "cover"),
         *BIJI_KEYS[3:],
         ("redirect_from", "old_paths"),
         ("translation_synced", "synced_hashes"),
+        # Jekyll's singular forms: one name each, never split.
+        ("category", "category"),
+        ("tag", "tag"),
         ("language", "language"),
         ("description", "summary"),
         ("ref", "translation_key"),

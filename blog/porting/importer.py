@@ -34,7 +34,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from blog.models import Note, Page, Series, Status, revisions
+from blog.models import Language, Note, Page, Series, Status, revisions
 from blog.models.imported import LegacyPath, content_at
 from blog.models.taxonomy import set_tags
 from blog.models.translations import save_note
@@ -46,6 +46,8 @@ from blog.porting.records import NOTE, PAGE
 from blog.porting.report import CREATED, SKIPPED, UNCHANGED, UPDATED, shorten
 from blog.porting.terms import find_series, new_series, resolve_tags, store_site_data
 from blog.porting.wording import FAILED, error_text, not_imported, unexpected, worded
+from blog.text.cjk import has_cjk
+from blog.text.slugs import ascii_slug, unique_slug
 
 logger = logging.getLogger(__name__)
 
@@ -80,6 +82,8 @@ class Importer:
         self.permalink_pattern = permalink_pattern
         self.stores = {}
         self.by_key = {}  # translation key → {language: note}
+        self.records_by_key = {}  # translation key → {language: record}: a pair's own names
+        self.created_series = set()  # pks of series this import created (named as it goes)
         self.synced = {}  # note pk → the sync state its file gave (.sync_state)
 
     def media(self, root):
@@ -203,7 +207,8 @@ class Importer:
         linked_from_partner = note.pk is not None and partner and partner.translation_id == note.pk
         if partner is not None and not linked_from_partner:
             note.translation = partner
-        tags = resolve_tags(record.tags, record.tags_zh, self.authority, self.report, record.source)
+        names, names_zh = self.tag_names(note, record)
+        tags = resolve_tags(names, names_zh, self.authority, self.report, record.source)
         paths = self.usable_old_paths(self.old_paths(record), record, note)
         if before is not None and before == self.snapshot(note, tags, partner, paths, record):
             self.report.add(record.source, UNCHANGED, worded(_("note %(slug)s"), slug=note.slug))
@@ -268,9 +273,34 @@ class Importer:
             stored_paths | set(paths) - {note.get_absolute_url()},
         )
 
+    def tag_names(self, note, record):
+        """The names to find the note's tags by, and their Chinese names beside them.
+
+        biji's ``tags_zh`` says each tag's Chinese name. Without it, the two files of a pair
+        whose tag lists are as long name the same tags in their own languages, in the same
+        order (Hugo's multilingual sites: ``[调度, CUDA]`` and ``[Scheduling, CUDA]``): each
+        position is one tag with both names. Lists of different lengths cannot be paired;
+        each name then finds or makes its own tag."""
+        other = self.records_by_key.get(record.translation_key, {}).get(
+            "en" if note.language != "en" else "zh-hans"
+        )
+        if (
+            record.tags_zh
+            or other is None
+            or other.tags_zh
+            or len(other.tags) != len(record.tags)
+            or other.tags == record.tags
+        ):
+            return record.tags, record.tags_zh
+        english, chinese = (record, other) if note.language == "en" else (other, record)
+        return english.tags, [
+            zh if zh != en else "" for en, zh in zip(english.tags, chinese.tags, strict=True)
+        ]
+
     def remember(self, note, record):
         if record.translation_key:
             self.by_key.setdefault(record.translation_key, {})[note.language] = note
+            self.records_by_key.setdefault(record.translation_key, {})[note.language] = record
         if record.synced_hashes is not None:
             self.synced[note.pk] = record.synced_hashes
 
@@ -321,41 +351,144 @@ class Importer:
                 note.series, note.series_position = None, None
             # else: a translation stands at its original's place (Note.clean), kept as is
             return
-        name = record.series
-        series = find_series(name)
-        if series is None and not self.authority.allows("add", Series):
-            not_created = _(
-                "series %(name)s not created: you may not add series (needs blog.add_series); "
-                "the note is imported outside any series"
-            )
-            self.report.warn(
-                record.source,
-                worded(not_created, name=repr(shorten(name))),
-                record.line_of("categories"),
-            )
+        series = self.series_for(note, record, partner)
+        if series is None:
             note.series, note.series_position = None, None
             return
-        if series is None:
-            series = new_series(name)
-            self.authority.log(series, True, f"Imported from {record.source}")
-            new = _("new series %(name)s: give it its other title in the admin")
-            self.report.warn(record.source, worded(new, name=repr(name)))
         # Positions are per language: a note and its translation share theirs.
         others = series.notes.filter(language=note.language).exclude(pk=note.pk)
         position = record.series_position
         if position is None and note.series_id == series.pk and note.series_position:
             position = note.series_position
+        if position is None and partner is not None and partner.series_id == series.pk:
+            position = partner.series_position  # where its translation stands
         if position is not None and others.filter(series_position=position).exists():
             taken = worded(
                 _("position %(position)d in %(series)s is taken"),
                 position=position,
-                series=repr(name),
+                series=repr(record.series),
             )
             self.report.warn(record.source, taken, record.line_of("series_position"))
             position = None
-        if position is None:  # after the series' last part: files are read in date order
-            position = (others.aggregate(last=Max("series_position"))["last"] or 0) + 1
+        if position is None:
+            position = self.dated_position(note, record, others)
         note.series, note.series_position = series, position
+
+    def series_names(self, note, record):
+        """The series' name in each language, as the file gives them: ``categories`` in the
+        note's language (or in Chinese, when written in Chinese characters), ``series_zh`` and
+        ``series_en`` (biji's) explicitly."""
+        named = {}
+        language = Language.CHINESE if has_cjk(record.series) else note.language
+        named[language] = record.series
+        if record.series_zh:
+            named[Language.CHINESE] = record.series_zh
+        if record.series_en:
+            named[Language.ENGLISH] = record.series_en
+        return named
+
+    def series_for(self, note, record, partner):
+        """The series the file names, found by any of its names, created when new, its other
+        title completed from a translation's file; None when the user may not create it.
+
+        A pair stands in one series: the two files of a Hugo multilingual site each name it
+        in their own language (``GPU 笔记``, ``GPU notes``), which makes one series with both
+        titles, not two."""
+        names = self.series_names(note, record)
+        found = None
+        for name in (record.series, *names.values()):
+            found = found or find_series(name)
+        together = partner.series if partner is not None and partner.series_id else None
+        if together is not None and found is not None and found != together:
+            elsewhere = _(
+                "series %(name)s: its translation is in %(other)s, and a translation stands in "
+                "its original's series: placed there"
+            )
+            self.report.warn(
+                record.source,
+                worded(elsewhere, name=repr(shorten(record.series)), other=repr(str(together))),
+                record.line_of("categories"),
+            )
+            found = together
+        series = found or together
+        if series is None:
+            if not self.authority.allows("add", Series):
+                not_created = _(
+                    "series %(name)s not created: you may not add series (needs "
+                    "blog.add_series); the note is imported outside any series"
+                )
+                self.report.warn(
+                    record.source,
+                    worded(not_created, name=repr(shorten(record.series))),
+                    record.line_of("categories"),
+                )
+                return None
+            series = new_series(
+                names.get(Language.CHINESE) or record.series,
+                names.get(Language.ENGLISH) or record.series,
+            )
+            self.created_series.add(series.pk)
+            self.authority.log(series, True, f"Imported from {record.source}")
+            if len(set(names.values())) < 2:
+                new = _("new series %(name)s: give it its other title in the admin")
+                self.report.warn(record.source, worded(new, name=repr(record.series)))
+            return series
+        self.complete_series_names(series, names, record)
+        return series
+
+    def complete_series_names(self, series, names, record):
+        """Give ``series`` the title in a language it has only as a copy of its other title
+        (an import named it once); a title the author gave is never replaced."""
+        changed = []
+        for language, field in ((Language.CHINESE, "title_zh"), (Language.ENGLISH, "title_en")):
+            name = names.get(language)
+            if name and getattr(series, field) != name and series.title_zh == series.title_en:
+                if not Series.objects.filter(**{field: name}).exclude(pk=series.pk).exists():
+                    changed.append((field, name))
+        if not changed:
+            return
+        created = series.pk in self.created_series
+        if not created and not self.authority.allows("change", Series):
+            return  # the series keeps its names; the note is still placed in it
+        for field, name in changed:
+            setattr(series, field, name)
+        if created and any(field == "title_en" for field, _name in changed):
+            # Named in Chinese first: its address follows the English title, as the admin's
+            # would (nothing links to a series this import has just made).
+            series.slug = unique_slug(
+                ascii_slug(series.title_en) or series.slug,
+                lambda s: Series.objects.filter(slug=s).exclude(pk=series.pk).exists(),
+            )
+        series.save()
+        if not created:
+            self.authority.log(series, False, f"Imported from {record.source}")
+
+    def dated_position(self, note, record, others):
+        """The note's place by date among the series' parts in its language: after the last
+        part published before it, the later ones moved one place on (a March 2025 post
+        imported after a December 2026 part becomes the earlier part, not the last)."""
+        last = (others.aggregate(last=Max("series_position"))["last"] or 0) + 1
+        if note.published_at is None:
+            return last
+        later = list(
+            others.filter(published_at__gt=note.published_at, series_position__isnull=False)
+            .order_by("series_position")
+            .values_list("series_position", flat=True)[:1]
+        )
+        if not later:
+            return last
+        if not self.authority.allows("change", Note):
+            return last  # moving the later parts is a change of them
+        position = later[0]
+        moved = others.filter(series_position__gte=position).order_by("-series_position")
+        for part in moved.select_related("translation"):
+            counterpart = part.counterpart
+            part.series_position += 1
+            part.save(update_fields=["series_position"])
+            if counterpart is not None and counterpart.series_id == part.series_id:
+                counterpart.series_position = part.series_position
+                counterpart.save(update_fields=["series_position"])
+        return position
 
     def cover(self, record, store):
         if is_remote(record.cover) and not is_inline_data(record.cover):

@@ -6,8 +6,16 @@ What is read from where, beyond the front-matter tables of :mod:`.formats`:
   (Jekyll's ``YYYY-MM-DD-`` prefix, a language suffix such as ``.en`` and, for a Hugo page
   bundle's ``index.md``, the folder name instead), made ASCII (Chinese → pinyin);
 * the date: front matter, else Jekyll's file name; a time without offset is in ``TIME_ZONE``;
-* the language: front matter, else a ``.zh``/``.en`` file-name suffix, else the title's (and
-  body's) script;
+* which generator wrote the file (:func:`generator_of`), when the import is not told: Hexo's
+  ``source/``, Jekyll's ``_posts``/``_drafts``, Hugo's ``content/`` or configuration; its own
+  rules then apply to names given as text (:func:`names`) and, for Jekyll, the folders above
+  ``_posts`` are categories (``gpu/_posts/…``: the series ``gpu`` unless the front matter names
+  one first);
+* the language: front matter, else a ``.zh``/``.en`` file-name suffix, else (Hugo) the
+  language whose ``contentDir`` holds the file or ``defaultContentLanguage``
+  (:mod:`.hugo_site`), else the title's (and body's) script;
+* translations: a shared ``translationKey``; in a Hugo site also, as Hugo pairs them, files
+  with the same path below their content folder once the language suffix is removed;
 * drafts: ``draft: true``, ``published: false``, or a file under ``_drafts/``;
 * pages: ``type``/``layout: page``, or a file under a ``pages``/``_pages`` folder;
 * the summary: front matter, else the text above Hexo's ``<!-- more -->``;
@@ -20,7 +28,7 @@ file are not notes; the data file (:mod:`.export`) is read as :class:`.records.S
 
 import re
 from datetime import date, datetime, time
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from urllib.parse import unquote, urlsplit
 from zoneinfo import ZoneInfo
 
@@ -31,6 +39,7 @@ from blog.models import Language
 from blog.porting import body as bodies
 from blog.porting import frontmatter, sync_state
 from blog.porting.formats import AUTO, FORMATS
+from blog.porting.hugo_site import HugoSite, read_hugo_site
 from blog.porting.limits import MAX_DATA_FILE_VALUES, MAX_MARKDOWN_BYTES, MAX_TAGS
 from blog.porting.records import NOTE, PAGE, NoteRecord, SiteData
 from blog.porting.wording import refusal, worded
@@ -127,6 +136,22 @@ def as_list(value, what="a list"):
     return [str(value).strip()]
 
 
+# How a generator reads names written as text rather than a list: Jekyll splits at spaces
+# (``tags: cuda scheduling``), Hexo takes the text as one name; Hugo's sites and folders of
+# unknown origin are read as biji always has, split at commas.
+SPLIT_AT = {"jekyll": "space", "hexo": "none"}
+
+
+def names(value, what="a list", generator=""):
+    """:func:`as_list`, with text read by ``generator``'s rule (:data:`SPLIT_AT`)."""
+    rule = SPLIT_AT.get(generator, "comma")
+    if isinstance(value, str) and rule == "space":
+        return [part for part in re.split(r"[\s,]+", value) if part]
+    if isinstance(value, str) and rule == "none":
+        return [value.strip()] if value.strip() else []
+    return as_list(value, what)
+
+
 def as_bool(value):
     if isinstance(value, str):
         return value.strip().lower() in ("true", "yes", "1", "on")
@@ -165,6 +190,34 @@ def site_root_of(path):
     return path.resolve().parent
 
 
+class SiteLayout:
+    """What a site's folder says about its files: the generator of each, and for Hugo its
+    languages (read once per imported folder)."""
+
+    def __init__(self, root, fmt_name="auto"):
+        self.root = Path(root)
+        self.told = fmt_name if fmt_name in FORMATS else ""
+        hugo_possible = self.told in ("", "hugo")
+        self.hugo = read_hugo_site(self.root) if hugo_possible else HugoSite()
+
+    def generator_of(self, rel):
+        """``hugo``, ``hexo``, ``jekyll``, or "" when neither the import nor the folder says."""
+        if self.told:
+            return self.told
+        parts = PurePosixPath(rel).parts
+        if parts[:1] == ("source",):
+            return "hexo"
+        if "_posts" in parts or "_drafts" in parts:
+            return "jekyll"
+        if parts[:1] == ("content",) or self.hugo.found or self.hugo.content_dirs:
+            return "hugo"
+        return ""
+
+
+def generator_of(path, root):
+    return SiteLayout(root).generator_of(path.relative_to(root).as_posix())
+
+
 def read_site_data(path, root):
     source = str(path.relative_to(root))
     text = path.read_text("utf-8")
@@ -179,10 +232,15 @@ def read_site_data(path, root):
     )
 
 
-def read_file(path, root, fmt_name="auto", kept=None):
+def read_file(path, root, fmt_name="auto", kept=None, layout=None):
     """One Markdown file → a :class:`NoteRecord`; :class:`RecordError` or
-    :class:`.frontmatter.FrontMatterError` if it cannot be one; None if it is not a note."""
-    fmt = FORMATS.get(fmt_name, AUTO)
+    :class:`.frontmatter.FrontMatterError` if it cannot be one; None if it is not a note.
+
+    ``layout``: the folder's :class:`SiteLayout`, shared by its files (read when not given)."""
+    layout = layout or SiteLayout(root, fmt_name)
+    rel = path.relative_to(root)
+    generator = layout.generator_of(rel.as_posix())
+    fmt = FORMATS.get(fmt_name, AUTO)  # keys: every generator's unless told (they agree)
     size = path.stat().st_size
     if size > MAX_MARKDOWN_BYTES:
         too_large = _(
@@ -198,7 +256,6 @@ def read_file(path, root, fmt_name="auto", kept=None):
     document = frontmatter.split(text)
     if not document.syntax:
         return None
-    rel = path.relative_to(root)
     record = NoteRecord(
         source=str(rel),
         base_dir=path.parent,
@@ -211,13 +268,15 @@ def read_file(path, root, fmt_name="auto", kept=None):
     for key, value in document.meta.items():
         if (name := fmt.field_for(key)) and name not in values:
             values[name] = (key, value)
-    _fill(record, values)
+    _fill(record, values, generator, _folder_categories(rel) if generator == "jekyll" else [])
     folder_parts = {part.lower() for part in rel.parts[:-1]}
     if "_drafts" in folder_parts:
         record.draft = True
     if "pages" in folder_parts or "_pages" in folder_parts:
         record.kind = PAGE
     _derive_from_path(record, path)
+    if generator == "hugo":
+        _hugo_language_and_key(record, rel, path, layout.hugo)
     if not record.title:
         raise RecordError(_("no title"), 1)
     body = (
@@ -235,7 +294,7 @@ def read_file(path, root, fmt_name="auto", kept=None):
     return record
 
 
-def _fill(record, values):
+def _fill(record, values, generator="", folder_categories=()):
     def get(name, default=None):
         return values[name][1] if name in values else default
 
@@ -258,18 +317,28 @@ def _fill(record, values):
     record.draft = as_bool(get("draft", False)) or not as_bool(get("published", True))
     record.kind = PAGE if str(get("kind", "")).lower() == "page" else NOTE
     record.summary = str(get("summary") or "").strip()
-    for name in ("tags", "tags_zh", "series", "old_paths"):
+    for name in ("tags", "series", "old_paths", "category", "tag"):
         if name in values:
             try:
                 as_list(get(name), values[name][0])
             except RecordError as error:
                 raise RecordError(error.args[0], line(name)) from None
-    record.tags = as_list(get("tags"))
-    record.tags_zh = _names_beside_tags(get("tags_zh"), line("tags_zh"))
-    categories = as_list(get("series"))
+    record.tags = names(get("tags"), generator=generator)
+    record.tags += [t for t in names(get("tag"), generator="hexo") if t not in record.tags]
+    record.tags_zh = _names_beside_tags(get("tags_zh"), line("tags_zh"), record.tags)
+    # Jekyll: the front matter's categories, then the folders' (jekyllrb.com, Posts).
+    categories = names(get("series"), generator=generator)
+    categories += [c for c in names(get("category"), generator="hexo") if c not in categories]
+    categories += [c for c in folder_categories if c not in categories]
     if categories:
         record.series = categories[0]
         record.tags += [c for c in categories[1:] if c not in record.tags]
+    for name in ("series_zh", "series_en"):
+        value = get(name)
+        if isinstance(value, (list, dict)):
+            one_name = _("%(key)s: one name, not a list")
+            raise RecordError(worded(one_name, key=values[name][0]), line(name))
+        setattr(record, name, str(value or "").strip())
     if len(record.tags) > MAX_TAGS:
         raise RecordError(worded(_("more than %(count)d tags"), count=MAX_TAGS), line("tags"))
     if get("series_position") not in (None, ""):
@@ -302,10 +371,17 @@ def _fill(record, values):
             record.slug = url_path(permalink).rstrip("/").rsplit("/", 1)[-1].split(".")[0]
 
 
-def _names_beside_tags(value, line):
-    """``tags_zh``: a list of names in the order of ``tags`` (text: comma-separated)."""
+def _names_beside_tags(value, line, tags=()):
+    """``tags_zh``: each tag's Chinese name, as a mapping from the name in ``tags`` (what
+    biji writes: tags without a Chinese name are left out) or, as older exports wrote it, a
+    list in the order of ``tags`` ("" for none; text: comma-separated)."""
     if value is None or value == "":
         return []
+    if isinstance(value, dict):
+        if any(isinstance(v, (list, dict)) for v in value.values()):
+            raise RecordError(_("tags_zh must map each tag to its Chinese name"), line)
+        given = {str(k).strip(): "" if v is None else str(v).strip() for k, v in value.items()}
+        return [given.get(tag, "") for tag in tags]
     if isinstance(value, str):
         return as_list(value)
     if not isinstance(value, list) or any(isinstance(v, (list, dict)) for v in value):
@@ -346,3 +422,24 @@ def _derive_from_path(record, path):
                 raise RecordError(worded(wrong, date=repr(stem[:10]))) from None
             record.published_at = as_datetime(day, _("file name"))
     record.slug = record.slug or stem
+
+
+def _folder_categories(rel):
+    """Jekyll's categories from the folders above ``_posts`` (or ``_drafts``)."""
+    parts = rel.parts[:-1]
+    for special in ("_posts", "_drafts"):
+        if special in parts:
+            return [part for part in parts[: parts.index(special)] if part]
+    return []
+
+
+def _hugo_language_and_key(record, rel, path, site):
+    """Hugo's rules for what the front matter does not say (:mod:`.hugo_site`): the language
+    from the content folder or ``defaultContentLanguage``, the translation key from the path."""
+    if not record.language:
+        record.language = language_code(site.language_of(rel.as_posix()))
+    if not record.translation_key:
+        stem = path.stem
+        if match := LANG_SUFFIX.match(stem):
+            stem = match["stem"]
+        record.translation_key = f"hugo:{site.key_path(rel.as_posix(), stem)}"

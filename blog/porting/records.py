@@ -28,7 +28,9 @@ class NoteRecord:
     summary: str = ""
     tags: list[str] = field(default_factory=list)
     tags_zh: list[str] = field(default_factory=list)  # Chinese names, beside ``tags``
-    series: str = ""  # a series' title or slug (from categories)
+    series: str = ""  # a series' title or slug (from categories), in the note's language
+    series_zh: str = ""  # the series' name in Chinese and English, where the file gives it
+    series_en: str = ""
     series_position: int | None = None
     translation_key: str = ""
     source_title: str = ""

@@ -67,6 +67,7 @@ def read_markdown(paths, fmt, report):
         line = record.body_line + body.count("\n", 0, offset)
         report.kept_shortcodes.append((record.source, line, text))
 
+    layouts = {}  # per imported folder: its generator's rules, read once
     for number, (path, root) in enumerate(files, start=1):
         source = str(path.relative_to(root)) if path.is_relative_to(root) else str(path)
         if number > MAX_FILES:
@@ -78,7 +79,9 @@ def read_markdown(paths, fmt, report):
             report.add(source, SKIPPED, _("over the file limit"))
             continue
         try:
-            record = markdown_import.read_file(path, root, fmt, kept)
+            if root not in layouts:
+                layouts[root] = markdown_import.SiteLayout(root, fmt)
+            record = markdown_import.read_file(path, root, fmt, kept, layouts[root])
         except (FrontMatterError, markdown_import.RecordError) as error:
             report.error(source, not_imported(error_text(error)), error.line)
             report.add(source, SKIPPED, FAILED)

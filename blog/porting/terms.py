@@ -19,7 +19,6 @@ from blog.models import NavigationLink, Series, SiteSettings, Tag
 from blog.porting.authority import NotPermitted
 from blog.porting.wording import error_text, listed, not_imported, worded
 from blog.text.cjk import has_cjk
-from blog.text.slugs import ascii_slug
 
 SITE_FIELDS = ("title", "tagline_zh", "tagline_en", "author", "description", "footer")
 NAVIGATION_FIELDS = ("position", "label_zh", "label_en", "url")
@@ -68,9 +67,11 @@ def find_series(name):
     return Series.objects.filter(Q(slug=name) | Q(title_en=name) | Q(title_zh=name)).first()
 
 
-def new_series(name):
-    """A new series with ``name`` as both titles (the author gives it its other one)."""
-    return Series.objects.create(title_en=name, title_zh=name, slug=ascii_slug(name) or "")
+def new_series(title_zh, title_en=None):
+    """A new series; with one name, it is both titles (the author gives it its other one).
+    The slug comes from the English title, as the admin proposes it."""
+    title_en = title_en or title_zh
+    return Series.objects.create(title_en=title_en, title_zh=title_zh)  # save() makes the slug
 
 
 def store_site_data(data, authority, report):

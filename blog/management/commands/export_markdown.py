@@ -20,7 +20,13 @@ class Command(BaseCommand):
         parser.add_argument("directory")
         parser.add_argument("--format", choices=list(FORMATS), default="hugo")
         parser.add_argument(
-            "--force", action="store_true", help="Write into a folder that is not empty."
+            "--force",
+            action="store_true",
+            help=(
+                "Write into a folder that is not empty: the files an earlier export wrote there "
+                "for notes, pages and media that no longer exist are removed; other files are "
+                "left and listed."
+            ),
         )
 
     def handle(self, *args, directory, **options):
@@ -37,3 +43,19 @@ class Command(BaseCommand):
                 + f" to {target} ({options['format']})."
             )
         )
+        if counts["removed"]:
+            self.stdout.write(
+                f"Removed {len(counts['removed'])} files of the earlier export that hold notes, "
+                "pages or media that no longer exist:"
+            )
+            for rel in counts["removed"]:
+                self.stdout.write(f"  {rel}")
+        if counts["left"]:
+            self.stdout.write(
+                self.style.WARNING(
+                    f"Left in place {len(counts['left'])} Markdown files this export did not "
+                    "write (no earlier export's list says they are biji's):"
+                )
+            )
+            for rel in counts["left"]:
+                self.stdout.write(f"  {rel}")

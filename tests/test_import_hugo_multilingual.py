@@ -192,3 +192,18 @@ def test_the_export_of_the_pair_names_the_series_in_both_languages(tmp_path):
     en = (tmp_path / "out/content/posts/warp-en.md").read_text("utf-8")
     assert "categories:\n- GPU 笔记\n" in zh or "categories: [GPU 笔记]" in zh
     assert "series_en: GPU notes" in zh and "series_zh: GPU 笔记" in en
+
+
+def test_the_report_says_the_language_came_from_the_site(tmp_path):
+    from django.utils import translation
+
+    from blog.porting.report_keys import explain_front_matter
+
+    site = site_folder(
+        tmp_path / "site", {"hugo.toml": CONFIG, "content/posts/a.md": "---\ntitle: A\n---\n"}
+    )
+    report = import_markdown([site])
+    explain_front_matter(report, site)
+    with translation.override("en"):
+        lines = [str(r) for r in report.readings["content/posts/a.md"]]
+    assert "language: Chinese (from the Hugo site's languages)" in lines

@@ -148,3 +148,20 @@ def test_the_format_given_wins_over_the_layout(tmp_path):
     )
     import_markdown([site], fmt="jekyll")
     assert tag_names(Note.objects.get(slug="warps")) == ["cuda", "scheduling"]
+
+
+def test_the_report_says_how_the_generators_rules_read_the_file(tmp_path):
+    from django.utils import translation
+
+    from blog.porting.report_keys import explain_front_matter
+
+    site = jekyll(
+        tmp_path,
+        {"gpu/_posts/2025-03-01-warps.md": "---\ntitle: Warps\ntags: cuda scheduling\n---\n"},
+    )
+    report = import_markdown([site])
+    explain_front_matter(report, site)
+    with translation.override("en"):
+        lines = [str(r) for r in report.readings["gpu/_posts/2025-03-01-warps.md"]]
+    assert "tags: 2 tags (space-separated text): cuda, scheduling (from “tags”)" in lines
+    assert "series: “gpu” (from the folders above _posts)" in lines

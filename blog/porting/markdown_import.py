@@ -268,7 +268,7 @@ def read_file(path, root, fmt_name="auto", kept=None, layout=None):
     for key, value in document.meta.items():
         if (name := fmt.field_for(key)) and name not in values:
             values[name] = (key, value)
-    _fill(record, values, generator, _folder_categories(rel) if generator == "jekyll" else [])
+    _fill(record, values, generator, folder_categories(rel) if generator == "jekyll" else [])
     folder_parts = {part.lower() for part in rel.parts[:-1]}
     if "_drafts" in folder_parts:
         record.draft = True
@@ -424,7 +424,7 @@ def _derive_from_path(record, path):
     record.slug = record.slug or stem
 
 
-def _folder_categories(rel):
+def folder_categories(rel):
     """Jekyll's categories from the folders above ``_posts`` (or ``_drafts``)."""
     parts = rel.parts[:-1]
     for special in ("_posts", "_drafts"):

@@ -29,18 +29,23 @@ from blog.porting.markdown_import import (
     JEKYLL_NAME,
     LANG_SUFFIX,
     MARKDOWN_SUFFIXES,
+    SPLIT_AT,
+    SiteLayout,
     as_bool,
     as_datetime,
     as_list,
+    folder_categories,
     guess_language,
     language_code,
+    names,
     url_path,
 )
 from blog.porting.report import CREATED, UNCHANGED, UPDATED, shorten
 from blog.text.date_range import ORIGINAL
 
-READ, IGNORED, SHADOWED, OWN_AUTHOR, FILE_NAME, GUESSED = (
-    "read", "ignored", "shadowed", "own author", "file name", "guessed",
+READ, IGNORED, SHADOWED, OWN_AUTHOR, FILE_NAME, GUESSED, SITE_CONFIG, FOLDERS = (
+    "read", "ignored", "shadowed", "own author", "file name", "guessed", "site config",
+    "folders",
 )  # fmt: skip
 EXPLAINED = {CREATED, UPDATED, UNCHANGED}
 
@@ -82,6 +87,10 @@ class KeyReading:
             return _("%(field)s: %(value)s (from the file name)") % words
         if self.how == GUESSED:
             return _("%(field)s: %(value)s (guessed from the title and text)") % words
+        if self.how == SITE_CONFIG:
+            return _("%(field)s: %(value)s (from the Hugo site's languages)") % words
+        if self.how == FOLDERS:
+            return _("%(field)s: %(value)s (from the folders above _posts)") % words
         return _("%(field)s: %(value)s (from “%(key)s”)") % words
 
 
@@ -92,6 +101,8 @@ def field_label(name):
         "published": "status",
         "translation_key": "translation",
         "author": "source_author",
+        "category": "series",
+        "tag": "tags",
     }.get(name, name)
     labels = {
         "kind": _("page or note"),
@@ -99,6 +110,8 @@ def field_label(name):
         "old_paths": _("old addresses"),
         "permalink": _("old address"),
         "synced_hashes": _("translation sync state"),
+        "series_zh": _("Chinese series title"),
+        "series_en": _("English series title"),
     }
     if name in labels:
         return labels[name]
@@ -124,7 +137,7 @@ def value_text(name, facts):
     if "names" in facts:
         return names_text(name, facts)
     if "count" in facts:
-        return count_text(name, facts["count"])
+        return count_text(f"{name}_by_tag" if facts.get("by_tag") else name, facts["count"])
     return facts.get("text", "")
 
 
@@ -141,6 +154,7 @@ def names_text(name, facts):
     form = {
         "list": _("a list"),
         "text": _("comma-separated text"),
+        "spaced": _("space-separated text"),
     }.get(facts.get("form"), _("one name"))
     return ngettext(
         "%(count)d tag (%(form)s): %(names)s", "%(count)d tags (%(form)s): %(names)s", count
@@ -168,6 +182,10 @@ def count_text(name, count):
             "%(count)d names, in the order of the tags",
             count,
         ) % {"count": count}
+    if name == "tags_zh_by_tag":
+        return ngettext("%(count)d tag's Chinese name", "%(count)d tags' Chinese names", count) % {
+            "count": count
+        }
     return ngettext(
         "%(count)d address, redirected to the note",
         "%(count)d addresses, redirected to the note",
@@ -182,13 +200,14 @@ def explain_front_matter(report, root, fmt_name="auto"):
     """Add to ``report`` how the front matter of each file it imported was read."""
     root = Path(root)
     fmt = FORMATS.get(fmt_name, AUTO)
+    layout = SiteLayout(root, fmt_name)
     sources = dict.fromkeys(o.source for o in report.outcomes if o.action in EXPLAINED)
     for source in sources:
         path = root / source
         if path.suffix.lower() not in MARKDOWN_SUFFIXES or not path.is_file():
             continue  # biji's data file, or not a Markdown file of this folder
         try:
-            readings = read_keys(path, fmt)
+            readings = read_keys(path, fmt, layout, root)
         except Exception:
             # It was read once already by the import: failing now is a bug, not the file's.
             logger.exception("Import report: reading the front matter of %s again failed", path)
@@ -197,9 +216,13 @@ def explain_front_matter(report, root, fmt_name="auto"):
             report.readings[source] = readings
 
 
-def read_keys(path, fmt):
+def read_keys(path, fmt, layout=None, root=None):
     """The :class:`KeyReading` lines of one file, in the order of its keys, then what came
-    from the file's name or text."""
+    from the file's name, its folders, the site's configuration or its text."""
+    root = Path(root) if root is not None else path.parent
+    rel = path.relative_to(root) if path.is_relative_to(root) else Path(path.name)
+    layout = layout or SiteLayout(root)
+    generator = layout.generator_of(rel.as_posix())
     if path.stat().st_size > MAX_MARKDOWN_BYTES:
         return []
     document = frontmatter.split(path.read_text("utf-8"))
@@ -216,13 +239,15 @@ def read_keys(path, fmt):
             readings.append(KeyReading(OWN_AUTHOR, key))
         else:
             given[name] = key
-            readings.append(KeyReading(READ, key, name, read_value(name, key, value)))
-    readings += from_elsewhere(path, given, meta, document.body, fmt)
+            facts = read_value(name, key, value, generator)
+            readings.append(KeyReading(READ, key, name, facts))
+    readings += from_elsewhere(path, given, meta, document.body, fmt, layout, rel, generator)
     return readings
 
 
-def read_value(name, key, value):
-    """What biji reads from ``value`` under field ``name``, as the import reads it."""
+def read_value(name, key, value, generator=""):
+    """What biji reads from ``value`` under field ``name``, as the import reads it (text by
+    the rules of the ``generator`` that wrote the file: :func:`.markdown_import.names`)."""
     if name == "synced_hashes":
         try:
             return {"count": len(sync_state.read(value, key).split())}
@@ -241,16 +266,23 @@ def read_value(name, key, value):
         return {"status": Status.DRAFT if draft else Status.PUBLISHED}
     if name == "kind":
         return {"kind": "page" if str(value).lower() == "page" else "note"}
-    if name == "tags":
-        form = "list" if isinstance(value, list) else "text" if "," in str(value) else "one"
-        return {"names": [shorten(n, 40) for n in as_list(value, key)], "form": form}
-    if name == "series":
-        categories = as_list(value, key)
+    if name in ("tags", "tag"):
+        read = names(value, key, generator if name == "tags" else "hexo")
+        form = (
+            "list" if isinstance(value, list) else
+            "one" if len(read) < 2 else
+            "spaced" if SPLIT_AT.get(generator) == "space" and "," not in value else "text"
+        )  # fmt: skip
+        return {"names": [shorten(n, 40) for n in read], "form": form}
+    if name in ("series", "category"):
+        categories = names(value, key, generator if name == "series" else "hexo")
         return {
             "names": [shorten(categories[0])] if categories else [],
             "more": len(categories) - 1,
         }
     if name == "tags_zh":
+        if isinstance(value, dict):
+            return {"count": len(value), "by_tag": True}
         return {"count": len(value) if isinstance(value, list) else len(as_list(value, key))}
     if name == "old_paths":
         return {"count": len(as_list(value, key))}
@@ -280,10 +312,15 @@ def date_facts(moment, written):
     return {"date": text} if given_zone else {"date": text, "zone": settings.TIME_ZONE}
 
 
-def from_elsewhere(path, given, meta, body, fmt):
-    """A date from a Jekyll file name and a language from the name or the text, as the
-    import takes them when no key gives them."""
+def from_elsewhere(path, given, meta, body, fmt, layout=None, rel=None, generator=""):
+    """A date from a Jekyll file name, Jekyll's categories from its folders, and a language
+    from the name, the Hugo site's configuration or the text, as the import takes them when
+    no key gives them."""
     readings, stem = [], path.stem
+    if generator == "jekyll" and rel is not None and (folders := folder_categories(rel)):
+        readings.append(
+            KeyReading(FOLDERS, field_name="series", facts={"names": folders[:1], "more": 0})
+        )
     suffix = LANG_SUFFIX.match(stem)
     if suffix:
         stem = suffix["stem"]
@@ -298,9 +335,17 @@ def from_elsewhere(path, given, meta, body, fmt):
             )
         )
     if "language" not in given:
+        configured = (
+            language_code(layout.hugo.language_of(rel.as_posix()))
+            if generator == "hugo" and layout is not None and rel is not None
+            else ""
+        )
         if suffix:
             code = language_code(suffix["lang"])
             readings.append(KeyReading(FILE_NAME, field_name="language", facts={"language": code}))
+        elif configured:
+            facts = {"language": configured}
+            readings.append(KeyReading(SITE_CONFIG, field_name="language", facts=facts))
         else:
             title = str(meta.get(fmt.key_for("title") or "title") or "")
             code = guess_language(title, body)

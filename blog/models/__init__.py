@@ -10,6 +10,7 @@ domain operations that change several rows at once, beside them.
 * :mod:`.revisions`: what is versioned (django-reversion), recording and restoring;
 * :mod:`.share_links`: signed links that let someone read a draft;
 * :mod:`.glossary`: the terms kept consistent across notes, and which notes use them;
+* :mod:`.subscribers`: email subscribers and each note sent to each of them;
 * :mod:`.images`: stored images, their sizes and the variants made for smaller screens;
 * :mod:`.translation_sync`: which note of a translated pair is behind the other;
 * tables other packages fill: :mod:`.content` (the content version's counter and the
@@ -29,10 +30,13 @@ from blog.models.imported import ImportedMedia, LegacyPath
 from blog.models.notes import Language, Note, NoteQuerySet, Status
 from blog.models.search_document import SearchDocument
 from blog.models.site import NavigationLink, Page, SiteSettings
+from blog.models.subscribers import Delivery, DeliveryState, Subscriber, SubscriberState, Wants
 from blog.models.taxonomy import Series, Tag, TaggedNote
 
 __all__ = [
     "ContentVersion",
+    "Delivery",
+    "DeliveryState",
     "ImageFile",
     "ImportRun",
     "ImportedMedia",
@@ -47,8 +51,11 @@ __all__ = [
     "Series",
     "SiteSettings",
     "Status",
+    "Subscriber",
+    "SubscriberState",
     "Tag",
     "TaggedNote",
     "Term",
     "TermUse",
+    "Wants",
 ]

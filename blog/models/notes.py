@@ -7,6 +7,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from markdownx.models import MarkdownxField
 
+from blog.models.images import with_pictures
 from blog.models.rendered import RenderedMarkdownMixin
 from blog.models.taxonomy import BilingualTaggableManager, TaggedNote
 from blog.rendering import render_blocks, render_markdown
@@ -145,6 +146,14 @@ class Note(RenderedMarkdownMixin, models.Model):
     # The cover as the page shows it (a <picture> once its variants exist), rendered with the
     # body; "" without a cover.
     cover_html = models.TextField(editable=False, default="")
+    # Email subscribers (blog.mail): the author's switch, and when the note was announced to
+    # them (its deliveries queued) — a note is announced once, never again on a re-publish.
+    emails_subscribers = models.BooleanField(
+        _("email it to subscribers"),
+        default=True,
+        help_text=_("When it is first published, subscribers of its language get it by email."),
+    )
+    announced_at = models.DateTimeField(_("emailed"), null=True, blank=True, editable=False)
     # The share card (blog.images.cards): a media file whose name changes with what it shows;
     # "" until the background runner has made it.
     card = models.CharField(_("share card"), max_length=255, editable=False, default="")
@@ -397,7 +406,13 @@ class Note(RenderedMarkdownMixin, models.Model):
         self.parallel_blocks = (
             render_blocks(self.body, contents_title(self.language)) if self.has_pair() else []
         )
-        self.body_html = self._with_terms(rendered.html)
+        # Stored images as <picture>s, the cover as the page shows it (blog.models.images).
+        self.body_html, self.cover_html = with_pictures(
+            self._with_terms(rendered.html),
+            cover=self.cover,
+            cover_alt=self.cover_alt,
+            using=self._state.db or "default",
+        )
         self.toc_html = rendered.toc_html
         self.plain_text = rendered.plain_text
         self.word_count = rendered.word_count

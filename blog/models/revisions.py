@@ -83,7 +83,13 @@ def register_models():
         reversion.register(
             # term_warnings: a count derived from the pair and the glossary, not the author's.
             Note,
-            exclude=(*Note.derived_fields, *Note.text_state_fields, "term_warnings", "card"),
+            exclude=(
+                *Note.derived_fields,
+                *Note.text_state_fields,
+                "term_warnings",
+                "card",
+                "announced_at",
+            ),
             follow=("tags",),
         )
     if not reversion.is_registered(Page):

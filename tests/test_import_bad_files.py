@@ -65,7 +65,7 @@ def test_each_bad_file_is_reported_with_its_line_and_the_good_one_imported(tmp_p
     "value, message",
     [
         ("[[a, b]]", "tags_zh must be a list of names"),
-        ("{a: b}", "tags_zh: names or a list of names, not a mapping"),
+        ("{a: [b, c]}", "tags_zh must map each tag to its Chinese name"),
     ],
 )
 def test_tags_zh_of_the_wrong_shape(tmp_path, value, message):

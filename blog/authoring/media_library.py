@@ -16,6 +16,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from blog.images.variants import forget
 from blog.models import Note, Page
 
 UPLOADS = "uploads"
@@ -86,6 +87,7 @@ def delete_unused(names):
             continue  # not an upload (or gone already): never a path outside uploads/
         if upload.unused:
             default_storage.delete(upload.name)
+            forget(upload.name)  # its variants and size go with it
             deleted.append(name)
         else:
             kept.append(name)

@@ -46,15 +46,27 @@ def changed(using, names):
     version.bump_after_commit(using, names)
 
 
+# Share cards (blog.images.cards): saved alone by the background runner. A card shows on its
+# own page's meta tags only: storing one moves that page's part and nothing else.
+CARD_FIELDS = frozenset({"card", "card_zh", "card_en"})
+
+
+def only_cards(kwargs):
+    fields = kwargs.get("update_fields")
+    return fields is not None and CARD_FIELDS.issuperset(fields)
+
+
 def note_about_to_change(sender, instance, raw, using, **kwargs):
     """Remember how the stored note was listed, to compare after the save (one query)."""
-    if instance.pk is not None and not raw:
+    if instance.pk is not None and not raw and not only_cards(kwargs):
         instance._listed_before = (
             Note._base_manager.using(using).filter(pk=instance.pk).values_list(*LISTED_BY).first()
         )
 
 
 def note_saved(sender, instance, created, using, **kwargs):
+    if only_cards(kwargs):
+        return changed(using, {parts.note(instance.pk)})
     names = {parts.note(instance.pk), parts.SITEMAP}
     before = getattr(instance, "_listed_before", None)
     now = tuple(getattr(instance, field) for field in LISTED_BY)
@@ -95,6 +107,8 @@ def named_by_notes(names, notes):
 
 
 def tag_saved(sender, instance, using, **kwargs):
+    if only_cards(kwargs):
+        return changed(using, {parts.tag(instance.pk)})
     notes = Note._base_manager.using(using).filter(tags=instance)
     changed(using, named_by_notes({parts.tag(instance.pk), parts.TAGS, parts.SITEMAP}, notes))
 
@@ -105,6 +119,8 @@ def tag_deleted(sender, instance, using, **kwargs):
 
 
 def series_saved(sender, instance, using, **kwargs):
+    if only_cards(kwargs):
+        return changed(using, {parts.series(instance.pk)})
     notes = Note._base_manager.using(using).filter(series=instance)
     base = {parts.series(instance.pk), parts.SERIES_INDEX, parts.SITEMAP}
     changed(using, named_by_notes(base, notes))
@@ -126,6 +142,9 @@ def everything_changed(sender, using, **kwargs):
 
 
 def settings_changed(sender, using, **kwargs):
+    if only_cards(kwargs):  # the home page's cards: the home page lists NOTES
+        forget_site_settings(using)
+        return changed(using, {parts.NOTES})
     forget_site_settings(using)
     forget_chrome()
     changed(using, {parts.SITE})

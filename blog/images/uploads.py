@@ -36,6 +36,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from PIL import GifImagePlugin, Image, ImageOps, JpegImagePlugin, UnidentifiedImageError
 
+from blog.images import variant_tasks
+
 # Pillow format name → stored extension. SVG is not here on purpose: it can carry script.
 # MPO is what Pillow calls a JPEG with extra frames (many phone cameras): stored as a JPEG.
 ALLOWED_FORMATS = {"JPEG": "jpg", "MPO": "jpg", "PNG": "png", "WEBP": "webp", "GIF": "gif"}
@@ -198,11 +200,18 @@ def clean_image(uploaded_file):
     return CleanImage(encoded, ALLOWED_FORMATS[image.format], width, height)
 
 
-def store_image(uploaded_file):
-    """Verify, re-encode and store an editor upload; raise :class:`RejectedImage` with a reason."""
+def store_image(uploaded_file, register=True):
+    """Verify, re-encode and store an editor upload; raise :class:`RejectedImage` with a reason.
+
+    The stored image is registered (:func:`blog.images.variant_tasks.register`): its size is
+    recorded and its variants are queued. ``register=False`` for a copy made only to check
+    a file, deleted right after (:mod:`blog.porting.media`).
+    """
     image = clean_image(uploaded_file)
     path = f"uploads/{timezone.now():%Y/%m}/{image.random_name()}"
     name = default_storage.save(path, ContentFile(image.data))
+    if register:
+        variant_tasks.register(name, image.width, image.height)
     return StoredImage(
         name=name, url=default_storage.url(name), width=image.width, height=image.height
     )

@@ -5,6 +5,7 @@ from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 from markdownx.models import MarkdownxField
 
+from blog.models.images import with_pictures
 from blog.models.notes import Language
 from blog.models.rendered import RenderedMarkdownMixin
 from blog.rendering import render_markdown
@@ -61,7 +62,9 @@ class Page(RenderedMarkdownMixin, models.Model):
 
     def fill_derived_fields(self):
         rendered = render_markdown(self.body, contents_title(self.language))
-        self.body_html, self.excerpt = rendered.html, rendered.excerpt
+        # Stored images as <picture>s (blog.models.images), as in notes.
+        self.body_html = with_pictures(rendered.html, using=self._state.db or "default").html
+        self.excerpt = rendered.excerpt
 
 
 class SiteSettings(RenderedMarkdownMixin, models.Model):

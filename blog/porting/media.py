@@ -43,6 +43,7 @@ from django.core.files.storage import default_storage
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
+from blog.images import variant_tasks
 from blog.images.uploads import ALLOWED_FORMATS, RejectedImage, store_image
 from blog.models.imported import ImportedMedia
 from blog.porting.report import shorten
@@ -158,23 +159,26 @@ class MediaStore:
         return self._store_new(path, source, line)
 
     def _verified(self, path, source, line):
-        """(bytes, extension of the detected format), or (None, None) when refused.
+        """(bytes, extension of the detected format, (width, height)), or (None, None, None)
+        when refused.
 
         The editor's own check decides: :func:`store_image` verifies and stores a re-encoded
-        copy, which is deleted again here; ``keep`` keeps it instead (a new file).
+        copy (not registered as an image of biji's), which is deleted again here.
         """
         data = path.read_bytes()
-        stored = self._store_image(data, path.name, source, line)
+        stored = self._store_image(data, path.name, source, line, register=False)
         if stored is None:
-            return None, None
+            return None, None, None
         default_storage.delete(stored.name)
-        return data, PurePosixPath(stored.name).suffix.lstrip(".")
+        return data, PurePosixPath(stored.name).suffix.lstrip("."), (stored.width, stored.height)
 
-    def _store_image(self, data, filename, source, line, what=None):
+    def _store_image(self, data, filename, source, line, what=None, register=True):
         """:func:`store_image`'s stored file, or None when refused (reported as ``what``, by
-        default the file's name)."""
+        default the file's name). A dry run registers nothing (it deletes the file)."""
         try:
-            return store_image(ContentFile(data, name=filename))
+            return store_image(
+                ContentFile(data, name=filename), register=register and not self.dry_run
+            )
         except RejectedImage as error:
             refused = _("%(file)s: not imported: %(reason)s")
             what = what or shorten(filename)
@@ -247,7 +251,7 @@ class MediaStore:
         return stored.name
 
     def _restore(self, name, path, source, line):
-        data, detected = self._verified(path, source, line)
+        data, detected, size = self._verified(path, source, line)
         if data is None:
             return None
         extension = EXTENSIONS.get(PurePosixPath(name).suffix.lower().lstrip("."))
@@ -264,6 +268,7 @@ class MediaStore:
             saved = default_storage.save(name, ContentFile(data))
             self.created.append(saved)
             self._remember(data, saved)
+            variant_tasks.register(saved, *size)  # its size and variants, as for an editor upload
             return saved
         return name
 

@@ -9,6 +9,7 @@ reading time), :func:`render_preview` (the editor's preview, the same HTML) and
 * :mod:`.mathml`, :mod:`.spacing`, :mod:`.a11y`: biji's own Markdown extensions;
 * :mod:`.sanitizer`: the nh3 allowlist every rendered HTML passes through;
 * :mod:`.math_text`: how a formula reads as text (feeds, search text, excerpts);
+* :mod:`.pictures`: the images biji stored as sized ``<picture>`` elements (after sanitising);
 * :mod:`.feed_html`: the stored HTML rewritten for feed readers.
 
 May import: :mod:`blog.text` only.

@@ -16,7 +16,11 @@ Feed readers show an entry apart from its page, and terminal readers turn it int
   display math inside a paragraph gets line breaks around it;
 * glossary terms (:mod:`blog.rendering.terms`) without their tooltips: a feed reader shows
   no tooltip, and would print the definition in the middle of the sentence. The term's text
-  stays, as a link to the glossary (absolute, like every link).
+  stays, as a link to the glossary (absolute, like every link);
+* one image per image: a ``<picture>`` (:mod:`blog.rendering.pictures`) becomes its
+  ``<img>``, the original (JPEG, PNG, GIF or WebP as uploaded, which every reader shows) at
+  an absolute URL, with its width and height; no ``<source>``. A feed reader or a mail client
+  fetches an image once and keeps it: the AVIF and WebP variants are for browsers.
 """
 
 import re
@@ -24,6 +28,7 @@ from html import escape, unescape
 from urllib.parse import urljoin, urlsplit
 
 from blog.rendering.math_text import mark_math
+from blog.rendering.pictures import without_pictures
 from blog.rendering.sanitizer import rewrite_start_tags
 
 _PERMALINK = re.compile(r'<a class="headerlink" href="[^"]*">¶</a>')
@@ -90,6 +95,7 @@ def feed_html(body_html: str, note_url: str) -> str:
 
     if _TERM_TIP in body_html:
         body_html = _without_term_tips(body_html)
+    body_html = without_pictures(body_html)
     html = rewrite_start_tags(_PERMALINK.sub("", body_html), absolute)
     # Math last: formulas hold no links, and their marks would triple the tags to rewrite.
     return _FORMULA.sub(_formula_for_feeds, html) if "<math" in html else html

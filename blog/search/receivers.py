@@ -13,8 +13,17 @@ from django.db.models.signals import m2m_changed, post_delete, post_migrate, pos
 from blog.models import Note, Tag, TaggedNote
 from blog.search.index import rebuild_if_incomplete, reindex_after_commit, remove_after_commit
 
+# Share cards are saved alone by the background runner; nothing searched is in them.
+CARD_FIELDS = frozenset({"card", "card_zh", "card_en"})
 
-def index_saved_note(sender, instance, using, **kwargs):
+
+def _only_cards(update_fields):
+    return update_fields is not None and CARD_FIELDS.issuperset(update_fields)
+
+
+def index_saved_note(sender, instance, using, update_fields=None, **kwargs):
+    if _only_cards(update_fields):
+        return
     reindex_after_commit([instance.pk], using)
 
 
@@ -37,9 +46,9 @@ def _note_ids(tag, using):
     return links.values_list("content_object_id", flat=True)
 
 
-def index_renamed_tag(sender, instance, created, using, **kwargs):
+def index_renamed_tag(sender, instance, created, using, update_fields=None, **kwargs):
     # Notes are found by their tags' names in both languages; a new tag has no notes yet.
-    if not created:
+    if not created and not _only_cards(update_fields):
         reindex_after_commit(_note_ids(instance, using), using)
 
 

@@ -1,0 +1,215 @@
+"""Share cards are made on the background runner, when what they show changes.
+
+The receivers (:func:`connect`, from the app's ``ready()``) note what a change concerns and
+queue :data:`make_cards` for after the commit, once per transaction whatever it changed (the
+demo's load, an import of 200 notes: one task); a rolled-back change queues nothing, and the
+author's save waits for no image. What concerns which cards:
+
+* a note saved: its card (a draft has none: made on publication, removed on unpublication),
+  and its series' and tags' (their counts); a note's tags changed: those tags'; a note
+  deleted: its series';
+* a series renamed: its cards and those of its notes (they name it); a tag renamed: its cards;
+* the site settings saved: every card (each names the site), the home page's among them.
+
+A save that changes nothing a card shows (a re-render, ``update_fields`` of other fields)
+queues nothing, and neither does the task's own save of a card's name (``update_fields`` of
+the card fields alone): no loop. Deleting a note, series or tag deletes its card files after
+the commit.
+
+The task (:mod:`blog.images.card_store`) is idempotent, as every task must be: it compares
+the name each card would have with the stored one and draws only what changed, with what
+the database says when it runs, not when it was queued. Without a font that draws Chinese
+it makes nothing and says so (:mod:`blog.images.card_fonts`); ``manage.py sharecards``
+makes them later.
+
+May import: :mod:`blog.models`, :mod:`blog.text`.
+"""
+
+import logging
+
+from asgiref.local import Local
+from django.core.files.storage import default_storage
+from django.db import DatabaseError, transaction
+from django.db.models.signals import m2m_changed, post_delete, post_save, pre_delete
+from django_tasks import task
+
+from blog.images.card_fonts import card_fonts
+from blog.images.card_store import CARD_FIELDS, CardKeeper, refresh, refresh_everything
+from blog.models import Note, Series, SiteSettings, Tag, TaggedNote
+
+logger = logging.getLogger(__name__)
+
+# What each model's cards show: a save that names none of them (``update_fields``) leaves
+# the cards as they are. A note's status, date, language and translation decide which lists
+# hold it, and so the counts on its series' and tags' cards.
+NOTE_SHOWS = frozenset(
+    {
+        "title",
+        "slug",
+        "status",
+        "published_at",
+        "language",
+        "series",
+        "series_id",
+        "series_position",
+        "cover",
+        "translation",
+        "translation_id",
+    }
+)
+SERIES_SHOWS = frozenset({"title_zh", "title_en", "slug"})
+TAG_SHOWS = frozenset({"name", "name_zh", "slug"})
+SITE_SHOWS = frozenset({"title", "tagline_zh", "tagline_en", "author", "show_other_languages"})
+
+
+def summary(keeper):
+    return {"made": len(keeper.made), "kept": keeper.kept, "removed": keeper.removed}
+
+
+@task()
+def make_cards(notes=(), series=(), tags=(), notes_in_series=(), everything=False):
+    """Bring the cards of ``notes``, ``series``, ``tags`` and the notes in the series
+    ``notes_in_series`` (or every card) in line with what they show."""
+    fonts = card_fonts()
+    if fonts is None:
+        logger.warning("Share cards not made: no font that draws Chinese (see the log above).")
+        return None
+    keeper = CardKeeper(fonts)
+    if everything:
+        refresh_everything(keeper)
+    else:
+        refresh(keeper, notes=notes, series=series, tags=tags, notes_in_series=notes_in_series)
+    return summary(keeper)
+
+
+class _ScheduledCards:
+    """The after-commit callback of one transaction: one task for all it concerns."""
+
+    def __init__(self):
+        self.done = False
+        self.everything = False
+        self.notes, self.series, self.tags, self.notes_in_series = set(), set(), set(), set()
+
+    def __call__(self):
+        if self.done:
+            return
+        self.done = True
+        try:
+            if self.everything:
+                make_cards.enqueue(everything=True)
+            else:
+                make_cards.enqueue(
+                    notes=sorted(self.notes),
+                    series=sorted(self.series),
+                    tags=sorted(self.tags),
+                    notes_in_series=sorted(self.notes_in_series),
+                )
+        except DatabaseError:
+            # Never undoes the author's change; the cards follow at the next change, or with
+            # `manage.py sharecards`.
+            logger.exception("Could not queue the share cards after a change.")
+
+
+_scheduled = Local()  # per thread/task: {alias: the _ScheduledCards of the open transaction}
+
+
+def cards_after_commit(
+    using, *, notes=(), series=(), tags=(), notes_in_series=(), everything=False
+):
+    """Queue the cards once the current transaction commits (now, outside of one). As in
+    :mod:`blog.background.term_rerender`, every change registers the transaction's one
+    callback, so a savepoint rolled back takes only its own registration with it."""
+    pending = getattr(_scheduled, "cards", None)
+    if pending is None:
+        pending = _scheduled.cards = {}
+    scheduled = pending.get(using)
+    if scheduled is None or scheduled.done:
+        scheduled = pending[using] = _ScheduledCards()
+    scheduled.notes.update(notes)
+    scheduled.series.update(pk for pk in series if pk)
+    scheduled.tags.update(tags)
+    scheduled.notes_in_series.update(notes_in_series)
+    scheduled.everything |= everything
+    transaction.on_commit(scheduled, using=using)
+
+
+def delete_after_commit(using, names):
+    names = [name for name in names if name]
+    if names:
+        transaction.on_commit(lambda: [default_storage.delete(n) for n in names], using=using)
+
+
+def _shows_a_card(update_fields, shown):
+    return update_fields is None or not shown.isdisjoint(update_fields)
+
+
+def note_saved(sender, instance, raw, using, update_fields=None, **kwargs):
+    # Drafts too: one just unpublished loses its card, and its series and tags their counts
+    # (what the note was before is not known here without a query).
+    if not raw and _shows_a_card(update_fields, NOTE_SHOWS):
+        cards_after_commit(using, notes=[instance.pk])
+
+
+def note_deleted(sender, instance, using, **kwargs):
+    delete_after_commit(using, [instance.card])
+    cards_after_commit(using, series=[instance.series_id])  # its tags: tagging_changed
+
+
+def note_tags_changed(sender, instance, action, reverse, pk_set, using, **kwargs):
+    if action in {"post_add", "post_remove"}:
+        cards_after_commit(using, tags=[instance.pk] if reverse else pk_set or ())
+
+
+def tagging_changed(sender, instance, raw=False, using="default", **kwargs):
+    if not raw:
+        cards_after_commit(using, tags=[instance.tag_id])
+
+
+def tag_saved(sender, instance, raw, using, update_fields=None, **kwargs):
+    if not raw and _shows_a_card(update_fields, TAG_SHOWS):
+        cards_after_commit(using, tags=[instance.pk])
+
+
+def series_saved(sender, instance, raw, using, update_fields=None, **kwargs):
+    if not raw and _shows_a_card(update_fields, SERIES_SHOWS):
+        cards_after_commit(using, series=[instance.pk], notes_in_series=[instance.pk])
+
+
+def series_about_to_go(sender, instance, using, **kwargs):
+    """Before the delete leaves its notes without a series: their cards name it."""
+    notes = Note.objects.using(using).filter(series=instance).values_list("pk", flat=True)
+    cards_after_commit(using, notes=list(notes))
+
+
+def settings_saved(sender, instance, raw, using, update_fields=None, **kwargs):
+    if not raw and _shows_a_card(update_fields, SITE_SHOWS):
+        cards_after_commit(using, everything=True)
+
+
+def cards_deleted(sender, instance, using, **kwargs):
+    """A series, a tag or the settings deleted: their cards' files."""
+    delete_after_commit(using, [getattr(instance, name) for name in CARD_FIELDS - {"card"}])
+
+
+def connect():
+    uid = "blog.images.card_tasks."
+    receivers = [
+        (post_save, Note, note_saved),
+        (post_delete, Note, note_deleted),
+        (post_save, TaggedNote, tagging_changed),
+        (post_delete, TaggedNote, tagging_changed),
+        (post_save, Tag, tag_saved),
+        (post_delete, Tag, cards_deleted),
+        (post_save, Series, series_saved),
+        (pre_delete, Series, series_about_to_go),
+        (post_delete, Series, cards_deleted),
+        (post_save, SiteSettings, settings_saved),
+        (post_delete, SiteSettings, cards_deleted),
+    ]
+    for signal, model, receiver in receivers:
+        signal.connect(
+            receiver,
+            sender=model,
+            dispatch_uid=f"{uid}{model._meta.model_name}.{receiver.__name__}",
+        )
+    m2m_changed.connect(note_tags_changed, sender=Note.tags.through, dispatch_uid=uid + "tags")

@@ -1,0 +1,174 @@
+"""Variants are made on the background runner, and the pages showing the image follow.
+
+Every way an image enters biji calls :func:`register` with the stored file's name and size:
+the editor's upload and the importers (:func:`blog.images.uploads.store_image`, and
+:mod:`blog.porting.media` for the files it restores under their own names), and a note's
+cover image (:func:`cover_saved`, a receiver: the file is written by the model's save).
+:func:`register` writes the :class:`~blog.models.ImageFile` row at once, so the next render
+gives the image its width and height, and queues :data:`make_image_variants` for after the
+commit, once per transaction whatever it stored (an import of 200 images queues one task);
+a rolled-back transaction queues nothing.
+
+The task makes the variants (:func:`blog.images.variants.make_variants`) and then renders
+again (``render()``: the derived fields alone, no date moves) the notes and pages whose body
+or cover shows the image, so their stored HTML gains the ``<picture>``; saving them moves the
+content version, so no cached page keeps the old HTML. Idempotent, as every task must be:
+run again, it finds the variants made and renders the same HTML. Stored images that predate
+all this, and backups restored, are the operator's: ``manage.py imagevariants``.
+
+May import: :mod:`blog.models`, :mod:`blog.text`.
+"""
+
+import logging
+
+from asgiref.local import Local
+from django.core.files.storage import default_storage
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, transaction
+from django.db.models import Q
+from django.db.models.signals import post_save, pre_save
+from django_tasks import task
+
+from blog.images.variants import UNREADABLE, make_variants, read_size
+from blog.models import ImageFile, Note, Page
+
+logger = logging.getLogger(__name__)
+
+NAMES_PER_QUERY = 200
+
+
+def register(name, width, height, using=DEFAULT_DB_ALIAS):
+    """Record a newly stored image (its size as shown) and queue its variants."""
+    row, created = ImageFile.objects.using(using).get_or_create(
+        name=name, defaults={"width": width, "height": height}
+    )
+    if not created and (row.width, row.height) != (width, height):
+        row.width, row.height = width, height  # another file under the name: made again
+        row.save(update_fields=["width", "height"])
+    variants_after_commit([name], using)
+    return row
+
+
+@task()
+def make_image_variants(names):
+    """Make the variants of the images ``names``, then render again what shows them."""
+    changed = []
+    for image_file in ImageFile.objects.filter(name__in=names).order_by("name"):
+        outcome = make_variants(image_file)
+        if outcome.readable:
+            changed.append(image_file.name)
+        else:
+            logger.warning("Image %s is missing or unreadable: served as it is.", image_file.name)
+    return rerender_showing(changed)
+
+
+def showing(names):
+    """[(Note, ids), (Page, ids)]: the notes and pages whose body or cover shows one of the
+    images ``names`` (queried in batches: SQLite refuses an expression tree deeper than
+    1,000)."""
+    found = []
+    for model, shows in ((Note, _notes_showing), (Page, _pages_showing)):
+        ids = set()
+        for start in range(0, len(names), NAMES_PER_QUERY):
+            batch = names[start : start + NAMES_PER_QUERY]
+            ids |= set(model.objects.filter(shows(batch)).values_list("pk", flat=True))
+        found.append((model, ids))
+    return found
+
+
+def rerender_showing(names):
+    """Render again the notes and pages that show one of the images ``names``; returns
+    how many."""
+    rendered = 0
+    for model, ids in showing(names):
+        for obj in model.objects.filter(pk__in=ids).order_by("pk").iterator(chunk_size=200):
+            try:
+                with transaction.atomic():
+                    obj.render()
+            except DatabaseError:
+                if model.objects.filter(pk=obj.pk).exists():
+                    raise
+                continue  # deleted since: nothing to render
+            rendered += 1
+    return rendered
+
+
+def _shown_in_body(names):
+    # The body's HTML names each image by its URL in an <img src="…">, pictured or not.
+    condition = Q()
+    for name in names:
+        condition |= Q(body_html__contains=f'src="{default_storage.url(name)}"')
+    return condition
+
+
+def _notes_showing(names):
+    return _shown_in_body(names) | Q(cover__in=names)
+
+
+def _pages_showing(names):
+    return _shown_in_body(names)
+
+
+class _ScheduledVariants:
+    """The after-commit callback of one transaction: one task for every image it stored."""
+
+    def __init__(self):
+        self.done = False
+        self.names = set()
+
+    def __call__(self):
+        if self.done:
+            return
+        self.done = True
+        try:
+            make_image_variants.enqueue(sorted(self.names))
+        except DatabaseError:
+            # The image is shown as it is (with its size) until `manage.py imagevariants`.
+            logger.exception("Could not queue the variants of %s.", sorted(self.names))
+
+
+_scheduled = Local()  # per thread/task: {alias: the _ScheduledVariants of the open transaction}
+
+
+def variants_after_commit(names, using=DEFAULT_DB_ALIAS):
+    """Queue the variants of ``names`` once the current transaction commits (now, outside
+    of one); every call registers the transaction's one callback, so a savepoint rolled
+    back takes only its own registration with it (as blog.background.term_rerender does)."""
+    pending = getattr(_scheduled, "variants", None)
+    if pending is None:
+        pending = _scheduled.variants = {}
+    scheduled = pending.get(using)
+    if scheduled is None or scheduled.done:
+        scheduled = pending[using] = _ScheduledVariants()
+    scheduled.names.update(names)
+    transaction.on_commit(scheduled, using=using)
+
+
+# --- a note's cover ---------------------------------------------------------------------------
+
+
+def cover_about_to_save(sender, instance, raw, **kwargs):
+    """A new cover file (the admin's upload) is written by this save: remember it."""
+    if raw or "cover" not in instance.__dict__:  # deferred: not being changed
+        instance._new_cover = False
+        return
+    cover = instance.cover
+    instance._new_cover = bool(cover) and not cover._committed
+
+
+def cover_saved(sender, instance, raw, using, **kwargs):
+    """Register the cover the save just wrote (its size read from the file's header)."""
+    if raw or not instance.__dict__.pop("_new_cover", False):
+        return
+    name = instance.cover.name
+    try:
+        width, height = read_size(name)
+    except UNREADABLE:  # checked on upload (NoteForm.clean_cover): not expected
+        logger.warning("Cover %s of note %s is not readable.", name, instance.pk)
+        return
+    register(name, width, height, using)
+
+
+def connect():
+    uid = "blog.images.variant_tasks."
+    pre_save.connect(cover_about_to_save, sender=Note, dispatch_uid=uid + "cover_about_to_save")
+    post_save.connect(cover_saved, sender=Note, dispatch_uid=uid + "cover_saved")

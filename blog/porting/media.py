@@ -52,6 +52,12 @@ from blog.porting.wording import error_text, worded
 LINK = re.compile(
     r"(?P<bang>!?)\[(?P<text>[^\]\n]*)\]\(\s*(?P<url><[^>\n]+>|[^)\s]+)(?P<rest>[^)\n]*)\)"
 )
+# A linked image, [![alt](src)](href): LINK rewrites the image, this its link (WordPress's
+# "Link to: Media File" points at the full-size upload).
+LINKED_IMAGE = re.compile(
+    r"(?P<bang>)\[(?P<text>!\[[^\]\n]*\]\([^)\n]*\))\]"
+    r"\(\s*(?P<url><[^>\n]+>|[^)\s]+)(?P<rest>[^)\n]*)\)"
+)
 IMG_TAG = re.compile(r"""(<img\b[^>]*?\bsrc=)(["'])([^"'>]+)\2""", re.IGNORECASE)
 REFERENCE = re.compile(r"^(?P<head>[ ]{0,3}\[[^\]\n]+\]:[ \t]*)(?P<url>\S+)", re.MULTILINE)
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg", ".bmp", ".avif", ".tif"}
@@ -321,6 +327,7 @@ class MediaStore:
             return match["head"] + target(match["url"], match.start(), image)
 
         body = LINK.sub(link, body)
+        body = LINKED_IMAGE.sub(link, body)
         body = IMG_TAG.sub(img, body)
         return REFERENCE.sub(reference, body)
 

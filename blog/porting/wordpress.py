@@ -3,13 +3,19 @@
 Posts and pages become notes and pages (attachments are only read to find featured images;
 trashed items, menus and other types are skipped, and said so). The HTML is converted to
 Markdown with markdownify, after WordPress's own paragraphs (blank lines, ``wpautop``) are
-made explicit and block-editor comments removed. Shortcodes (``[gallery]``, ``[caption]``…)
-are kept as text and listed.
+made explicit (``<pre>`` kept whole) and block-editor comments removed. Code and caption
+shortcodes become fenced code and figures (:mod:`.wp_shortcodes`); a ``<figure>`` with a
+``<figcaption>`` (the block editor's image) becomes a Markdown figure, which biji renders as
+``<figure>``/``<figcaption>``; other shortcodes (``[gallery]``…) are kept as text and listed.
 
 Dates are the GMT ones (a draft's ``0000-00-00`` means none). ``publish`` and ``future``
 (scheduled) are published; ``draft``, ``pending`` and ``private`` become drafts. The first
 category is the series (WordPress's "Uncategorized" is not one), further ones become tags.
-The post's old link is kept as an old path, so it redirects to the note.
+The post's old link is kept as an old path, so it redirects to the note. A post's language
+and translation group come from Polylang's terms where the export carries them
+(:mod:`.wp_languages`), else from the custom fields ``language`` and ``translation_key``, else
+the site's (the channel's ``<language>``) unless the text says otherwise
+(:func:`_language_of_text`).
 
 Images: a link to the old site's ``wp-content/uploads`` is looked up in the media folder
 (beside the file unless told, holding ``wp-content/uploads/…``) and stored like an editor
@@ -29,13 +35,17 @@ from urllib.parse import unquote, urlsplit
 from defusedxml import DefusedXmlException, ElementTree
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
-from markdownify import markdownify
+from markdownify import MarkdownConverter
 
+from blog.models import Language
 from blog.porting.formats import WORDPRESS
 from blog.porting.markdown_import import guess_language, language_code, url_path
 from blog.porting.records import NOTE, PAGE, NoteRecord
 from blog.porting.report import SKIPPED, shorten
 from blog.porting.wording import FAILED, error_text, not_imported, refusal, unexpected, worded
+from blog.porting.wp_languages import Languages
+from blog.porting.wp_shortcodes import captions, put_back, take_code
+from blog.text.cjk import CJK_RE
 from blog.text.date_range import PUBLICATION
 from blog.text.slugs import ascii_slug
 
@@ -50,7 +60,18 @@ DRAFTS = {"draft", "pending", "private", "auto-draft"}
 UNCATEGORIZED = {"uncategorized", "未分类"}
 BLOCK_TAG = re.compile(r"^\s*<(p|div|h[1-6]|ul|ol|li|pre|blockquote|table|figure|hr|img)\b", re.I)
 BLOCK_COMMENT = re.compile(r"<!--\s*/?wp:[^>]*-->\n?")
-SHORTCODE = re.compile(r"\[(/?)([a-z_][\w-]*)\b[^\]\n]*\]")
+# Bounded, as every pattern here: a pattern scanning on to the end of the text from each
+# opening it tries takes minutes on a text of many (an unclosed "[a " a hundred thousand times).
+SHORTCODE = re.compile(r"\[(/?)([a-z_][\w-]*)\b[^\]\n]{0,2000}\]")
+PRE = re.compile(r"<pre\b|</pre\s*>", re.IGNORECASE)
+KEPT_NEWLINE = "\x00"  # a newline inside <pre>, while paragraphs are found
+# Text that would read as HTML once in Markdown (``&lt;T&gt;`` written as text, an entity's
+# name written out): kept as text.
+TAG_START = re.compile(r"<(?=[A-Za-z/!?])")
+ENTITY_START = re.compile(r"&(?=#?\w+;)")
+# A figure's caption while its figure is converted: characters no XML text can hold.
+CAPTION_START, CAPTION_END = "\x01", "\x02"
+CAPTION = re.compile(f"{CAPTION_START}([^{CAPTION_END}]*){CAPTION_END}")
 UPLOADS = re.compile(r"https?://[^\s\"')]+?(/wp-content/uploads/[^\s\"')]+)")
 # The table's custom-field entries, ``wp:postmeta[meta_key]``; its other entries are paths
 # ElementTree finds (``category[@domain='post_tag']`` included).
@@ -111,13 +132,28 @@ def _fields(item):
 
 
 def autop(html):
-    """WordPress's paragraphs: blocks separated by blank lines, single newlines as <br>."""
-    html = BLOCK_COMMENT.sub("", html.replace("\r\n", "\n"))
+    """WordPress's paragraphs: blocks separated by blank lines, single newlines as <br>; the
+    text of a ``<pre>`` is left as it is (blank lines and all), as ``wpautop`` leaves it."""
+    html = BLOCK_COMMENT.sub("", html.replace("\r\n", "\n").replace(KEPT_NEWLINE, ""))
+    html = _keep_pre_newlines(html)
     blocks = [block.strip() for block in re.split(r"\n\s*\n", html) if block.strip()]
     return "\n".join(
         block if BLOCK_TAG.match(block) else "<p>" + block.replace("\n", "<br>\n") + "</p>"
         for block in blocks
-    )
+    ).replace(KEPT_NEWLINE, "\n")
+
+
+def _keep_pre_newlines(html):
+    """``html`` with the newlines from each ``<pre`` to its ``</pre>`` as KEPT_NEWLINE."""
+    pieces, at, opened = [], 0, None
+    for tag in PRE.finditer(html):
+        if tag[0].startswith("</"):
+            if opened is not None:
+                pieces += [html[at:opened], html[opened : tag.end()].replace("\n", KEPT_NEWLINE)]
+                at, opened = tag.end(), None
+        elif opened is None:
+            opened = tag.start()
+    return "".join(pieces) + html[at:]
 
 
 def _language_of_code(element):
@@ -127,17 +163,55 @@ def _language_of_code(element):
     return ""
 
 
+class Converter(MarkdownConverter):
+    """markdownify, with figures and with text that would read as HTML kept as text."""
+
+    def escape(self, text, parent_tags):
+        text = super().escape(text, parent_tags)
+        return TAG_START.sub("&lt;", ENTITY_START.sub("&amp;", text))
+
+    def convert_figcaption(self, el, text, parent_tags):
+        """A figure's caption, marked for :meth:`convert_figure` (each element is converted
+        once: converting a figure's children again would cost twice per level of nesting)."""
+        if el.parent is not None and el.parent.name == "figure":
+            return f"{CAPTION_START}{text}{CAPTION_END}"
+        return f"\n\n{text}\n\n"
+
+    def convert_figure(self, el, text, parent_tags):
+        """A figure with its caption, as Markdown biji renders as ``<figure>`` and
+        ``<figcaption>`` (raw HTML whose content is Markdown: ``md_in_html``); the image and
+        the link around it stay Markdown, so their files are found and stored like any."""
+        found = CAPTION.search(text)
+        content = CAPTION.sub("", text).strip() if found else ""
+        words = " ".join(found[1].split()) if found else ""
+        if not content or not words or "_inline" in parent_tags:
+            return CAPTION.sub(lambda match: f"\n\n{match[1]}\n\n", text)
+        return (
+            f'\n\n<figure markdown="1">\n{content}\n'
+            f'<figcaption markdown="span">{words}</figcaption>\n</figure>\n\n'
+        )
+
+
 def to_markdown(html):
-    markdown = markdownify(
-        autop(html),
+    markdown = Converter(
         heading_style="ATX",
         bullets="-",
         code_language_callback=lambda el: _language_of_code(el.find("code") or el),
         escape_underscores=False,
         escape_asterisks=False,
-    )
+    ).convert(autop(re.sub(f"[{CAPTION_START}{CAPTION_END}]", "", html)))
     markdown = re.sub(r"\n{3,}", "\n\n", markdown).strip()
     return markdown + "\n" if markdown else ""
+
+
+def body_markdown(html, local_uploads=lambda html: html):
+    """A post's content as Markdown, and the shortcodes kept as text (opening tags, in order):
+    code and caption shortcodes translated (:mod:`.wp_shortcodes`), the code put back after
+    the conversion, untouched by it; ``local_uploads`` rewrites the HTML's upload links."""
+    html, code = take_code(html)
+    html = captions(html)
+    kept = [match[0] for match in SHORTCODE.finditer(html) if not match[1]]
+    return put_back(to_markdown(local_uploads(html)), code), kept
 
 
 def read_export(path, media, report):
@@ -170,6 +244,7 @@ def read_export(path, media, report):
         report.error(source, _("not a WordPress export: no <channel>"))
         return []
     default_language = language_code(_text(channel, "language"))
+    languages = Languages(channel)
     root = (media or path.parent).resolve()
     items = [(item, _fields(item)) for item in channel.findall("item")]
     attachments = {
@@ -189,7 +264,9 @@ def read_export(path, media, report):
             report.add(name, SKIPPED, f"{kind} ({status})" if kind else worded(item, status=status))
             continue
         try:
-            records.append(_record(fields, name, default_language, attachments, root, report))
+            record = _record(fields, name, default_language, attachments, root, report)
+            _translation(record, item, fields, languages, report)
+            records.append(record)
         except ValueError as error:
             report.error(name, not_imported(error_text(error, 300)))
             report.add(name, SKIPPED, FAILED)
@@ -207,12 +284,9 @@ def _record(fields, name, default_language, attachments, root, report):
     status = fields["draft"]
     if status not in PUBLISHED | DRAFTS:
         raise ValueError(worded(_("unknown status %(status)s"), status=repr(status)))
-    html = fields["body"]
-    for match in SHORTCODE.finditer(html):
-        if not match[1]:  # an opening or lone shortcode
-            report.kept_shortcodes.append((name, None, match[0]))
     local = lambda m: m[1] if (root / m[1].lstrip("/")).is_file() else m[0]  # noqa: E731
-    body = to_markdown(UPLOADS.sub(local, html))
+    body, kept = body_markdown(fields["body"], lambda html: UPLOADS.sub(local, html))
+    report.kept_shortcodes += [(name, None, text) for text in kept]
     categories = [c for c in fields["series"] if c.lower() not in UNCATEGORIZED]
     record = NoteRecord(
         source=name,
@@ -230,8 +304,9 @@ def _record(fields, name, default_language, attachments, root, report):
         base_dir=root,
         site_root=root,
     )
-    record.language = language_code(fields["language"]) or default_language
-    record.language = record.language or guess_language(title, body)
+    record.language = language_code(fields["language"]) or _language_of_text(
+        title, body, default_language
+    )
     if (
         status in PUBLISHED
         and (link := fields["permalink"])
@@ -241,6 +316,33 @@ def _record(fields, name, default_language, attachments, root, report):
     if thumbnail := attachments.get(fields["cover"]):
         record.cover = urlsplit(thumbnail).path
     return record
+
+
+def _language_of_text(title, body, site_language):
+    """A post's language when the export does not give it. The channel's ``<language>`` is
+    the site's, one for every post, also on a bilingual site: on a Chinese site, a post without
+    a single Chinese character is English; elsewhere the text decides (:func:`guess_language`:
+    Chinese in the title, or enough of the text)."""
+    if site_language == Language.CHINESE and CJK_RE.search(title + body):
+        return site_language
+    return guess_language(title, body)
+
+
+def _translation(record, item, fields, languages, report):
+    """The record's language and translation group from Polylang (or WPML Export and
+    Import), where the export has them: they come before the custom fields'."""
+    language, key, written = languages.of(item, _text(item, "wp:post_id"), _meta(item))
+    if language:
+        record.language = language
+        record.translation_key = key or record.translation_key
+    elif written:
+        alone = _(
+            "language %(language)s is neither Chinese nor English: imported without its "
+            "translations, in the language of its text"
+        )
+        report.warn(record.source, worded(alone, language=repr(shorten(written, 20))))
+        record.language = _language_of_text(record.title, record.body, "")
+        record.translation_key = ""
 
 
 __all__ = ["read_export", "to_markdown", "Path"]

@@ -13,6 +13,11 @@ PORT ?= 8000
 SITE_URL ?= http://$(HOST):$(PORT)
 # DEMO=0: serve without loading the demo blog (it is only ever loaded into an empty database).
 DEMO ?= 1
+# Email from `make run`: to its own mail sink (manage.py mailsink; each message kept in var/mail/)
+# unless EMAIL_URL names a real server or provider (docs/email.md).
+MAIL_SINK_PORT ?= 1025
+MAIL_SINK_URL := smtp://127.0.0.1:$(MAIL_SINK_PORT)
+EMAIL_URL ?= $(MAIL_SINK_URL)
 MANAGE := DJANGO_SECRET_KEY="$$(cat var/secret-key)" SITE_URL=$(SITE_URL) $(PY) manage.py
 POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/test
 # Database 0 of a shared Redis on purpose (the documented URL): the tests write every key under a
@@ -62,11 +67,14 @@ SAME_ON_EVERY_DATABASE := \
 	tests/test_background_runner.py::test_a_task_of_a_worker_killed_mid_task_completes_exactly_once \
 	tests/test_import_in_background.py::test_the_private_folder_may_not_be_inside_the_media_folder \
 	tests/test_import_in_background.py::test_a_large_import_outlives_the_server_timeout_and_ends_with_its_report \
-	tests/test_import_in_background.py::test_an_import_whose_worker_is_killed_is_finished_by_the_next_once
+	tests/test_import_in_background.py::test_an_import_whose_worker_is_killed_is_finished_by_the_next_once \
+	tests/test_mail_sending.py::test_a_worker_killed_mid_send_loses_nothing_and_repeats_at_most_one \
+	tests/test_email_settings.py::test_the_environment_sets_the_sites_email_at_start \
+	tests/test_email_settings.py::test_the_mail_sink_keeps_every_message_in_a_file
 
 .PHONY: run serve superuser setup demo test check test-sqlite coverage test-postgres test-browser \
 	test-browser-pages test-lighthouse test-processes lint format browser-deps services messages bench \
-	bench-pages bench-mechanisms bench-traffic soak clean lock
+	bench-pages bench-mechanisms bench-traffic bench-images bench-mail soak clean lock
 
 $(VENV)/.installed: requirements-dev.lock pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -99,12 +107,20 @@ demo: setup
 	$(MANAGE) collectstatic --noinput --verbosity 0
 	@if [ "$(DEMO)" != "0" ]; then $(MANAGE) load_demo --if-empty; fi
 
-# The background worker (imports; manage.py db_worker) runs beside the server and stops with it.
+# The background worker (imports, image variants, share cards, email; manage.py db_worker) and
+# the mail sink run beside the server and stop with them. Share cards need a CJK font:
+# scripts/install-fonts.sh.
 run: demo
+	@bash scripts/install-fonts.sh
 	@echo "biji on $(SITE_URL)/ (admin: $(SITE_URL)/admin/, make an account with 'make superuser')"
-	@$(MANAGE) db_worker --no-startup-delay --verbosity 1 & worker=$$!; \
-	trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT; trap 'exit 130' INT TERM; \
-	BIJI_SERVE_MEDIA=1 $(MANAGE) runserver $(HOST):$(PORT)
+	@if [ "$(EMAIL_URL)" = "$(MAIL_SINK_URL)" ]; then echo "email goes to the local mail sink:" \
+		"each message is kept in var/mail/ (EMAIL_URL=… sends it for real: docs/email.md)"; \
+		else echo "email goes to EMAIL_URL's server"; fi
+	@sink=; if [ "$(EMAIL_URL)" = "$(MAIL_SINK_URL)" ]; then \
+		$(MANAGE) mailsink --port $(MAIL_SINK_PORT) & sink=$$!; fi; \
+	EMAIL_URL='$(EMAIL_URL)' $(MANAGE) db_worker --no-startup-delay --verbosity 1 & worker=$$!; \
+	trap 'kill $$worker $$sink 2>/dev/null; wait $$worker $$sink' EXIT; trap 'exit 130' INT TERM; \
+	EMAIL_URL='$(EMAIL_URL)' BIJI_SERVE_MEDIA=1 $(MANAGE) runserver $(HOST):$(PORT)
 
 # `make run` without the demo blog.
 serve:
@@ -220,6 +236,26 @@ bench-mechanisms: setup
 		STATIC_ROOT=/tmp/biji-pages-bench-static DJANGO_SECRET_KEY=bench-only \
 		DJANGO_ALLOWED_HOSTS=127.0.0.1,localhost DJANGO_LOG_LEVEL=ERROR \
 		timeout 7200 $(PY) -m benchmarks mechanisms $(BENCH_ARGS)
+
+# Image bytes of a note with five 4000 x 3000 photos in chromium, at 390 px (DPR 1 and 3) and
+# 1280 px (DPR 1 and 2), before and after its variants are made (benchmarks/images.py), in a
+# scratch SQLite file with media and static files in /tmp.
+bench-images: setup browser-deps
+	env -u REDIS_URL -u DJANGO_DEBUG \
+		DATABASE_URL=sqlite:///$(or $(BENCH_DB),/tmp/biji-images-bench.sqlite3) \
+		MEDIA_ROOT=/tmp/biji-images-bench-media STATIC_ROOT=/tmp/biji-images-bench-static \
+		DJANGO_SECRET_KEY=bench-only DJANGO_ALLOWED_HOSTS=127.0.0.1,localhost \
+		DJANGO_LOG_LEVEL=ERROR $(PY) -m benchmarks images $(BENCH_ARGS)
+
+# Email to 10,000 subscribers (benchmarks/mail.py): one note announced, a worker sending it through
+# a local SMTP sink with no rate limit: time, messages a second, the worker's peak memory. In a
+# scratch SQLite file (BENCH_DB=…), reused; BENCH_ARGS="--subscribers 1000".
+bench-mail: setup
+	env -u REDIS_URL -u DJANGO_DEBUG -u EMAIL_URL \
+		DATABASE_URL=sqlite:///$(or $(BENCH_DB),/tmp/biji-mail-bench.sqlite3) \
+		MEDIA_ROOT=/tmp/biji-mail-bench-media DJANGO_SECRET_KEY=bench-only \
+		DJANGO_ALLOWED_HOSTS=127.0.0.1,localhost DJANGO_LOG_LEVEL=ERROR \
+		SITE_URL=https://blog.example $(PY) -m benchmarks mail $(BENCH_ARGS)
 
 # Load and faults: gunicorn x3 and wrk at 64 connections while a worker is killed, the cache
 # server stops and starts, and 20 threads save notes. SOAK_SECONDS=60 by default. Then an

@@ -1,5 +1,5 @@
-"""``python -m benchmarks pages|mechanisms|search|traffic|stores [options]``: run a benchmark
-with the project's settings."""
+"""``python -m benchmarks pages|mechanisms|search|traffic|stores|images|mail [options]``: run a
+benchmark with the project's settings."""
 
 import os
 import sys
@@ -10,6 +10,8 @@ COMMANDS = {
     "search": "benchmarks.search",
     "traffic": "benchmarks.traffic",
     "stores": "benchmarks.stores",
+    "images": "benchmarks.images",
+    "mail": "benchmarks.mail",
 }
 
 

@@ -2,3 +2,4 @@
 :mod:`blog.authoring.admin`."""
 
 import blog.authoring.admin  # noqa: F401  (registers the ModelAdmins)
+import blog.authoring.subscribers_admin  # noqa: F401  (registers SubscriberAdmin)

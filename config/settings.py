@@ -15,6 +15,8 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
+from config.email_url import email_settings, mail_domain
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
 
@@ -120,6 +122,8 @@ INSTALLED_APPS = [
     "blog",
     "django_tasks",
     "django_tasks_db",
+    # Email through a provider's API, and its bounce and complaint webhooks (blog.mail).
+    "anymail",
 ]
 
 MIDDLEWARE = [
@@ -353,6 +357,20 @@ TAGGIT_CASE_INSENSITIVE = True
 # Share links to drafts expire after this many seconds (and at any edit of the note).
 BIJI_PREVIEW_MAX_AGE = int(env("BIJI_PREVIEW_MAX_AGE", str(7 * 86400)))
 
+# Email subscriptions (blog.mail.subscribing, blog.public.views.subscribe): the form answers
+# 429 after BIJI_SUBSCRIBE_IP_LIMIT requests from one client (an IPv4 address or an IPv6 /64,
+# found as for the login lockout) within BIJI_SUBSCRIBE_IP_WINDOW seconds, or after
+# BIJI_SUBSCRIBE_ADDRESS_LIMIT requests for one email address within
+# BIJI_SUBSCRIBE_ADDRESS_WINDOW seconds. Counted in the cache: per worker process without
+# REDIS_URL, not at all while the cache is down. Whatever the counts, an address receives at
+# most one confirmation a day (kept in the database). Confirmation links work for
+# BIJI_CONFIRM_MAX_AGE seconds.
+BIJI_SUBSCRIBE_IP_LIMIT = int(env("BIJI_SUBSCRIBE_IP_LIMIT", "5"))
+BIJI_SUBSCRIBE_IP_WINDOW = int(env("BIJI_SUBSCRIBE_IP_WINDOW", "600"))
+BIJI_SUBSCRIBE_ADDRESS_LIMIT = int(env("BIJI_SUBSCRIBE_ADDRESS_LIMIT", "3"))
+BIJI_SUBSCRIBE_ADDRESS_WINDOW = int(env("BIJI_SUBSCRIBE_ADDRESS_WINDOW", "86400"))
+BIJI_CONFIRM_MAX_AGE = int(env("BIJI_CONFIRM_MAX_AGE", str(3 * 86400)))
+
 # Public pages may be kept this long by browsers and shared caches (seconds).
 BIJI_PAGE_MAX_AGE = int(env("BIJI_PAGE_MAX_AGE", "300"))
 # ...and shared caches (CDN, nginx) by s-maxage; never past the next scheduled publication.
@@ -365,6 +383,15 @@ BIJI_FEED_MAX_AGE = int(env("BIJI_FEED_MAX_AGE", "600"))
 # Atom entry ids are tag: URIs on this authority (a host name), so that they survive the blog
 # moving to another host; empty: the host of SITE_URL.
 BIJI_FEED_ID_AUTHORITY = env("BIJI_FEED_ID_AUTHORITY", "")
+# WebSub (blog.mail.websub): the hub every feed names (rel="hub") and that publishing a note
+# tells, so feed readers subscribed through it get the note at once. One http(s) URL; empty:
+# feeds name no hub and nothing is sent.
+BIJI_WEBSUB_HUB = env("BIJI_WEBSUB_HUB")
+if BIJI_WEBSUB_HUB and not re.fullmatch(r"https?://[^/\s<>\"@,;]+(/[^\s<>\"]*)?", BIJI_WEBSUB_HUB):
+    raise ImproperlyConfigured(
+        f"BIJI_WEBSUB_HUB={BIJI_WEBSUB_HUB!r}: give the hub's http:// or https:// URL "
+        "(https://pubsubhubbub.appspot.com/, say), or leave it empty."
+    )
 # Names this deploy in every cache key and ETag (a git commit, say); empty: a hash of the code,
 # templates and static manifest (blog.caching.release), so a deploy never serves pages of the
 # last one.
@@ -406,3 +433,21 @@ LOGGING = {
 # Serve MEDIA_ROOT from Django: in development (DEBUG) unless told otherwise; in production a
 # web server (nginx, Caddy) serves /media/, or set BIJI_SERVE_MEDIA=1 on a single machine.
 BIJI_SERVE_MEDIA = env_bool("BIJI_SERVE_MEDIA", DEBUG)
+
+# Email (blog.mail): EMAIL_URL names where it goes (config/email_url.py, docs/email.md):
+# smtp://user:password@host:587?tls=1, smtps://…, console://, or a provider through
+# django-anymail (postmark://TOKEN, ses://, mailgun://KEY@domain, resend://KEY…). Without it:
+# the console in DEBUG, else an SMTP server on localhost:25; `make run` points it at its own
+# mail sink (manage.py mailsink, var/mail/). Subscribers' mail comes from BIJI_MAIL_FROM (the
+# site's title is its name unless the address carries one), at most BIJI_MAIL_RATE messages a
+# second per worker (0: no limit). BIJI_MAIL_UNSUBSCRIBE_MAILTO: an address whose mail is read
+# and acted on, offered beside the one-click link in List-Unsubscribe (none by default).
+_email = email_settings(env("EMAIL_URL"), debug=DEBUG)
+ANYMAIL = _email.pop("ANYMAIL", {})
+globals().update(_email)  # EMAIL_BACKEND, and EMAIL_HOST… for SMTP
+if env("ANYMAIL_WEBHOOK_SECRET"):  # "user:password" the provider's webhooks log in with
+    ANYMAIL["WEBHOOK_SECRET"] = env("ANYMAIL_WEBHOOK_SECRET")
+BIJI_MAIL_FROM = env("BIJI_MAIL_FROM") or f"biji@{mail_domain(SITE_URL)}"
+DEFAULT_FROM_EMAIL = SERVER_EMAIL = BIJI_MAIL_FROM
+BIJI_MAIL_RATE = float(env("BIJI_MAIL_RATE", "10"))
+BIJI_MAIL_UNSUBSCRIBE_MAILTO = env("BIJI_MAIL_UNSUBSCRIBE_MAILTO")

@@ -26,6 +26,8 @@ urlpatterns = [
         name="sitemap-section",
     ),
     path("robots.txt", robots_txt, name="robots-txt"),
+    # The mail provider's bounce and complaint webhooks, behind ANYMAIL's WEBHOOK_SECRET.
+    path("anymail/", include("blog.mail.webhook_urls")),
     path("", include("blog.public.feeds.urls")),
 ]
 

@@ -14,7 +14,7 @@ from blog.caching import author as author_marker
 from tests.factories import make_staff
 
 # A throwaway Redis server per test (``redis_server``), for the tests that stop and start it.
-pytest_plugins = ["tests.redis_server"]
+pytest_plugins = ["tests.redis_server", "tests.smtp_server"]
 
 # The test session's own cache key space. `make test-postgres` points REDIS_URL at a shared
 # server's database 0, where a developer's site (or anything else) may keep its keys: the tests

@@ -34,12 +34,25 @@ from taggit.models import Tag as TaggitTag
 from blog.authoring.forms import MarkdownEditorWidget, NoteForm, PageForm, note_state_label
 from blog.authoring.history import RevisionAdminMixin
 from blog.authoring.media_library import media_library_view
+from blog.authoring.note_emails import (
+    EmailFilter,
+    delivery_line,
+    delivery_panel,
+    send_now_view,
+    test_email_view,
+    with_delivery_counts,
+)
 from blog.authoring.series_positions import position_proposal_view
 from blog.authoring.tag_input import new_tags_without_english_name
 from blog.authoring.term_check_view import term_check_view
 from blog.authoring.translating import start_translation_view, translation_tools
 from blog.authoring.translation_diff import changes_since_sync, text_token
 from blog.caching import site_settings
+from blog.mail.announce import (
+    announce_if_first_publication,
+    publication_of,
+    stored_publication,
+)
 from blog.models import (
     Language,
     NavigationLink,
@@ -51,6 +64,7 @@ from blog.models import (
     Tag,
     Term,
 )
+from blog.models.images import with_pictures
 from blog.models.import_runs import ImportRun
 from blog.models.revisions import recording
 from blog.models.share_links import make_share_token
@@ -228,13 +242,14 @@ class NoteAdmin(RevisionAdminMixin, admin.ModelAdmin):
     ]
     list_filter = [
         *(StateFilter, "language", "series", TagFilter, TranslationSyncFilter),
-        TermWarningsFilter,
+        *(TermWarningsFilter, EmailFilter),
     ]
     search_fields = ["title", "slug", "summary", "body"]
     date_hierarchy = "published_at"
     autocomplete_fields = ["series", "translation"]
     list_select_related = ["series"]
     readonly_fields = ["word_count", "reading_minutes", "excerpt", "share_link", "updated_at"]
+    readonly_fields += ["email_deliveries"]
     actions = ["publish", "publish_now", "unpublish", "render_again"]
     save_on_top = True
     fieldsets = [
@@ -249,6 +264,7 @@ class NoteAdmin(RevisionAdminMixin, admin.ModelAdmin):
         ),
         (_("Publishing"), {"fields": ["status", "published_at", "share_link", "updated_at"]}),
         (_("Series and translation"), {"fields": ["series", "series_position", "translation"]}),
+        (_("Email to subscribers"), {"fields": ["emails_subscribers", "email_deliveries"]}),
         (
             _("Source of a translated or reposted article"),
             {
@@ -262,7 +278,12 @@ class NoteAdmin(RevisionAdminMixin, admin.ModelAdmin):
 
     @admin.display(description=_("state"), ordering="published_at")
     def state(self, note):
-        return note_state_label(note).capitalize()
+        # Under it, the note's emails to subscribers (the queryset's counts).
+        return format_html("{}{}", note_state_label(note).capitalize(), delivery_line(note))
+
+    @admin.display(description=_("emails"))
+    def email_deliveries(self, note):
+        return delivery_panel(note)
 
     @admin.display(description=_("series"), ordering="series")
     def series_part(self, note):
@@ -334,8 +355,9 @@ class NoteAdmin(RevisionAdminMixin, admin.ModelAdmin):
         )
 
     def get_queryset(self, request):
-        # Whether each note is behind its translation, in the list's own query.
-        return with_behind(super().get_queryset(request))
+        # Whether each note is behind its translation, and its email deliveries, in the
+        # list's own query.
+        return with_delivery_counts(with_behind(super().get_queryset(request)))
 
     def get_fieldsets(self, request, obj=None):
         """The translation boxes (:class:`.forms.TranslationSyncFields`) under the body, on a
@@ -351,6 +373,8 @@ class NoteAdmin(RevisionAdminMixin, admin.ModelAdmin):
     def save_model(self, request, obj, form, change):
         # The blocks the note had before this save: what the other note was in line with.
         previous_hashes = obj.block_hashes
+        # Its publication before this save: a first publication emails subscribers.
+        was = stored_publication(obj)
         # The note's row, then the rules of its translated pair (the link it carries becomes
         # the only one; its translation follows it in the series).
         save_note(obj)
@@ -364,6 +388,7 @@ class NoteAdmin(RevisionAdminMixin, admin.ModelAdmin):
             # The other note falls behind by itself when this text changed, unless the author
             # says this edit needs no translation or brings this note in line.
             after_edit(obj, previous_hashes, **form.sync_choices())
+        announce_if_first_publication(obj, was)  # queued with the save, due when the note is
 
     def construct_change_message(self, request, form, formsets, add=False):
         """The boxes are not fields of the note: a save that only brings it in line says so."""
@@ -481,12 +506,15 @@ class NoteAdmin(RevisionAdminMixin, admin.ModelAdmin):
     def publish_now(self, request, queryset):
         now = timezone.now()
         notes = [note for note in queryset if not note.is_published()]
+        was = {note.pk: publication_of(note) for note in notes}
 
         def change(note):
             note.status = Status.PUBLISHED
             note.published_at = now
 
         self._save_each(request, notes, gettext("Published now (bulk action)"), change)
+        for note in notes:  # a first publication emails subscribers ("Publish" never does)
+            announce_if_first_publication(note, was[note.pk])
         self.message_user(
             request,
             ngettext("%d note published now.", "%d notes published now.", len(notes)) % len(notes),
@@ -546,6 +574,16 @@ class NoteAdmin(RevisionAdminMixin, admin.ModelAdmin):
                 view(self.term_check),
                 name="blog_note_term_check",
             ),
+            path(
+                "<path:object_id>/email/test/",
+                view(self.test_email),
+                name="blog_note_test_email",
+            ),
+            path(
+                "<path:object_id>/email/send/",
+                view(self.send_email),
+                name="blog_note_send_email",
+            ),
             path("media/", view(self.media_library), name="blog_note_media"),
             path("import/", view(import_markdown_view), name="blog_note_import"),
             *super().get_urls(),
@@ -583,6 +621,7 @@ class NoteAdmin(RevisionAdminMixin, admin.ModelAdmin):
         html = render_preview(request.POST.get("content", ""), contents_title(language))
         if request.POST.get("marks_terms") == "1":
             html = mark_terms(html, language)[0].html
+        html = with_pictures(html).html  # stored images as the page will show them
         response = HttpResponse(html)
         add_never_cache_headers(response)
         return response
@@ -612,6 +651,12 @@ class NoteAdmin(RevisionAdminMixin, admin.ModelAdmin):
 
     def media_library(self, request):
         return media_library_view(self, request)
+
+    def test_email(self, request, object_id):
+        return test_email_view(self, request, object_id)
+
+    def send_email(self, request, object_id):
+        return send_now_view(self, request, object_id)
 
 
 def _short_time(value):

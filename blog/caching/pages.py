@@ -65,7 +65,7 @@ from blog.caching.encoding import accepts_gzip
 
 # Views whose response depends on the content version, the URL and the language only.
 PUBLIC_NAMESPACES = {"blog", "feeds"}
-NOT_PUBLIC = {"blog:note-share", "blog:search"}
+NOT_PUBLIC = {"blog:note-share", "blog:search", "blog:subscribe-confirm", "blog:unsubscribe"}
 PUBLIC_VIEW_NAMES = {"sitemap", "sitemap-section"}
 STORABLE_VARY = {"accept-encoding"}
 NOT_STORABLE_DIRECTIVES = {"private", "no-store", "no-cache"}

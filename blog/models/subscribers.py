@@ -10,6 +10,7 @@ Deleting a subscriber deletes their deliveries: nothing of theirs is kept.
 """
 
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
@@ -58,7 +59,8 @@ class Subscriber(models.Model):
     interface_language = models.CharField(_("interface language"), max_length=8, default="en")
     # Where the row came from: the site's form, an import (which file), the admin.
     source = models.CharField(_("source"), max_length=100, blank=True)
-    created_at = models.DateTimeField(_("subscribed"), auto_now_add=True)
+    # Not auto_now_add: an import keeps the date the address subscribed elsewhere.
+    created_at = models.DateTimeField(_("subscribed"), default=timezone.now)
     confirmation_sent_at = models.DateTimeField(_("confirmation sent"), null=True, blank=True)
     confirmed_at = models.DateTimeField(_("confirmed"), null=True, blank=True)
     unsubscribed_at = models.DateTimeField(_("unsubscribed"), null=True, blank=True)

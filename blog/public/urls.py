@@ -3,6 +3,7 @@
 from django.urls import path
 
 from blog.public import views
+from blog.public.views import subscribe
 
 app_name = "blog"
 
@@ -30,4 +31,11 @@ urlpatterns = [
     path("search/", views.SearchView.as_view(), name="search"),
     path("glossary/", views.GlossaryView.as_view(), name="glossary"),
     path("glossary/<slug:slug>/", views.TermDetailView.as_view(), name="glossary-term"),
+    path("subscribe/", subscribe.SubscribeView.as_view(), name="subscribe"),
+    path(
+        "subscribe/confirm/<str:token>/",
+        subscribe.ConfirmView.as_view(),
+        name="subscribe-confirm",
+    ),
+    path("unsubscribe/<str:token>/", subscribe.UnsubscribeView.as_view(), name="unsubscribe"),
 ]

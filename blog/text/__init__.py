@@ -7,6 +7,8 @@ absolute URLs on ``SITE_URL``.
 * :mod:`.stats`: CJK-aware word counts, reading time and excerpts;
 * :mod:`.sentences`: where Chinese and English sentences end (excerpts are whole ones);
 * :mod:`.validators`: which link schemes a reader may follow;
+* :mod:`.client_address`: which address a request came from (login lockout, subscribe throttle);
+* :mod:`.line_breaks`: where a title may break into lines by CJK rules (share cards);
 * :mod:`.date_range`: the years a publication time and an original date may take;
 * :mod:`.site_url`: the one joiner of absolute URLs;
 * :mod:`.collation`: names in a printed index's order (pinyin for Chinese);

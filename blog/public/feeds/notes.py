@@ -17,6 +17,8 @@ added around them in :mod:`blog.public.feeds.urls`.
 * The entry of a note behind its other version starts with the page's translation notice, in
   the note's language (:mod:`blog.public.translation_notice`); so each entry also depends on
   the other version's part of the page cache.
+* With a WebSub hub configured, a feed names it beside itself (``rel="hub"``, ``rel="self"``:
+  :mod:`blog.public.feeds.websub`); the ``Link`` header is added in :mod:`.urls`.
 * :meth:`NoteFeed.last_modified` dates a feed from its URL alone (one aggregate query),
   so If-Modified-Since is answered before the feed is built. Renaming only a tag or the site
   settings moves no note date; the content's ETag and ``max-age`` bound that staleness.
@@ -39,6 +41,7 @@ from django.utils.translation import gettext_lazy as _
 
 from blog.caching import parts, site_settings
 from blog.models import Language, Note, Series, SiteSettings, Tag
+from blog.public.feeds.websub import hub
 from blog.public.translation_notice import translation_notice
 from blog.rendering.feed_html import feed_html
 from blog.text.site_url import absolute_url
@@ -73,7 +76,17 @@ def tag_category(tag):
 
 
 class BijiFeedMixin:
-    """What both writers add to Django's: a stable date and the author on every entry."""
+    """What both writers add to Django's: a stable date, the author on every entry, and the
+    WebSub hub (``hub``, from :meth:`NoteFeed.feed_extra_kwargs`) beside the self link."""
+
+    link_element = None  # the element a link to another resource is written as
+
+    def add_root_elements(self, handler):
+        super().add_root_elements(handler)
+        if self.feed.get("hub"):
+            handler.addQuickElement(
+                self.link_element, None, {"rel": "hub", "href": self.feed["hub"]}
+            )
 
     def latest_post_date(self):
         return super().latest_post_date() if self.items else EMPTY_FEED_DATE
@@ -85,6 +98,8 @@ class BijiFeedMixin:
 
 
 class ContentRssFeed(BijiFeedMixin, feedgenerator.Rss201rev2Feed):
+    link_element = "atom:link"  # RSS has no link relations: Atom's, as for rel="self"
+
     def rss_attributes(self):
         return {**super().rss_attributes(), "xmlns:content": CONTENT_NS}
 
@@ -94,6 +109,8 @@ class ContentRssFeed(BijiFeedMixin, feedgenerator.Rss201rev2Feed):
 
 
 class ContentAtomFeed(BijiFeedMixin, feedgenerator.Atom1Feed):
+    link_element = "link"
+
     def item_attributes(self, item):
         # A mixed feed holds both languages; each entry says which one it is in.
         return {"xml:lang": item["language"]}
@@ -214,6 +231,9 @@ class NoteFeed(Feed):
 
     # The Atom feed id is its self URL, not its page: the all and Chinese feeds share a page.
     feed_guid = feed_url
+
+    def feed_extra_kwargs(self, scope):
+        return {"hub": hub()}
 
     def author_name(self, scope):
         return xml_text(scope.site.author or scope.site.title)

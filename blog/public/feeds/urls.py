@@ -9,6 +9,9 @@ Each feed is wrapped for HTTP caching with Django's own tools, outermost first:
   version (blog.caching.memo); blog.caching.pages answers most conditional requests before this.
 * ``ConditionalGetMiddleware`` (settings.MIDDLEWARE) hashes the built feed into its ETag and
   answers a matching If-None-Match with 304.
+
+With a WebSub hub configured, the response's ``Link`` header names the hub and the feed
+(:mod:`blog.public.feeds.websub`); the page cache keeps it with the feed.
 """
 
 from django.conf import settings
@@ -18,6 +21,8 @@ from django.views.decorators.http import condition
 
 from blog.caching import memoised
 from blog.public.feeds import notes as feeds
+from blog.public.feeds.websub import link_header
+from blog.text.site_url import absolute_url
 
 app_name = "feeds"
 
@@ -32,6 +37,9 @@ def cached(feed):
         # If-Modified-Since, and none at all for an empty feed.
         del response.headers["Last-Modified"]
         response.headers["Content-Language"] = feed.feed_language(**url_kwargs)
+        # The same self URL as the feed's own (Scope.feed_url).
+        if links := link_header(absolute_url(request.path)):
+            response.headers["Link"] = links
         return response
 
     def last_modified(request, **url_kwargs):

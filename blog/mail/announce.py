@@ -1,0 +1,188 @@
+"""Announcing a note to its subscribers: once, when it is first published.
+
+**When.** The admin calls :func:`announce_if_first_publication` after saving a note (its
+change form, and the "publish now" action), with the note's publication as stored before the
+change (:func:`stored_publication`, :func:`publication_of`). It is a first publication when:
+
+* the note was never announced (``announced_at`` empty: notes published before subscribers
+  existed were marked by migration 0017), and was not live before this change (an edit of a
+  live note is no publication);
+* it is published now, and its time is not more than :data:`BACKDATED` in the past: a note
+  published with an old date (an imported note published again, a re-publication that kept
+  its date, a note dated back) is not news.
+
+Nothing else announces: not an import, a restore, an edit, nor the bulk "Publish" action (it
+publishes the selected notes at the time each already has, imported drafts among them);
+"Return to draft" and "Render again" publish nothing. The author can still send a note by
+hand (:func:`send_by_hand`).
+
+A first publication queues :data:`announce_note` in the same transaction as the save, due at
+the note's publication time (now, or the scheduled time), so the admin never waits for
+10,000 rows and a rolled-back save queues nothing. When it runs, the note must still be
+published, due, unannounced and published at the time it was queued for (a note scheduled
+again, or taken back and published anew, has a task of its own for its new time); the
+"don't email" switch is read then, so it can be turned off until the note comes due.
+
+**Announcing** (:func:`announce`) claims the note (``announced_at``, set even when the switch
+is off: its first publication has passed, so no later one emails it), writes one
+:class:`~blog.models.Delivery` per recipient (:mod:`.recipients`) with its Message-ID fixed,
+in batches, and queues the sending tasks (:mod:`.sending`), :data:`SEND_BATCH` deliveries
+each, all in one transaction: the deliveries and the tasks that send them exist together or
+not at all.
+
+May import: :mod:`blog.models`, :mod:`blog.rendering`, :mod:`blog.text`.
+"""
+
+import logging
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from email.utils import parseaddr
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from django_tasks import task
+
+from blog.mail.recipients import recipients
+from blog.mail.sending import send_deliveries
+from blog.models import Delivery, Note, Status
+
+logger = logging.getLogger(__name__)
+
+SEND_BATCH = 200  # deliveries per sending task: one SMTP connection, minutes at most
+WRITE_BATCH = 1000  # recipients read and deliveries written per query
+# A note published with a time further back than this is not news (see above).
+BACKDATED = timedelta(days=1)
+
+
+@dataclass(frozen=True)
+class Publication:
+    """A note's publication as it stood before a change."""
+
+    status: str | None = None  # None: the note did not exist
+    published_at: datetime | None = None
+
+    def was_live(self, now):
+        return (
+            self.status == Status.PUBLISHED
+            and self.published_at is not None
+            and self.published_at <= now
+        )
+
+
+def publication_of(note):
+    """The publication of ``note`` as this (unchanged) instance holds it."""
+    return Publication(note.status, note.published_at)
+
+
+def stored_publication(note):
+    """The publication of ``note`` as the database holds it (one query; before a form's
+    changes are saved)."""
+    if note.pk is None:
+        return Publication()
+    row = Note.objects.filter(pk=note.pk).values_list("status", "published_at").first()
+    return Publication(*row) if row else Publication()
+
+
+def is_first_publication(note, before, now=None):
+    """Whether saving ``note`` (saved already) over ``before`` publishes it for the first
+    time: now, or at its scheduled time."""
+    now = now or timezone.now()
+    return (
+        note.announced_at is None
+        and note.status == Status.PUBLISHED
+        and note.published_at is not None
+        and not before.was_live(now)
+        and note.published_at >= now - BACKDATED
+    )
+
+
+def announce_if_first_publication(note, before):
+    """Queue the announcement of ``note`` if this change is its first publication; a
+    scheduled note's is due at its time. Returns the task's result handle, or None."""
+    if not is_first_publication(note, before):
+        return None
+    due = note.published_at if note.published_at > timezone.now() else None
+    return announce_note.using(run_after=due).enqueue(note.pk, note.published_at.isoformat())
+
+
+@task()
+def announce_note(note_id, published_at):
+    """Announce the note ``note_id`` if it is still what was queued: published at
+    ``published_at`` (ISO 8601), due, never announced. Returns the deliveries queued."""
+    note = Note.objects.filter(pk=note_id).first()
+    if note is None or note.announced_at is not None or not note.is_published():
+        return 0
+    if note.published_at != datetime.fromisoformat(published_at):
+        return 0  # scheduled again, or published anew: the task of its new time announces it
+    return announce(note)
+
+
+def send_by_hand(note):
+    """The author's "send to subscribers": the note to every subscriber it is for who was not
+    sent it yet (once per address, whenever and however often it is asked), whatever its
+    switch and its past. Returns the deliveries queued."""
+    return announce(note, by_hand=True)
+
+
+def announce(note, *, by_hand=False):
+    """Write the note's deliveries and queue their sending; returns how many. Without
+    ``by_hand``, only once per note: a second call (another worker, a task run again) finds
+    it claimed and does nothing."""
+    with transaction.atomic():
+        # The note and its translation, locked in one order (PostgreSQL; SQLite's writes are
+        # one at a time already): the two notes of a pair announced at once would each see no
+        # delivery of the other and reach "both" subscribers twice.
+        pair = [note.pk, note.translation_id] if note.translation_id else [note.pk]
+        pair += Note.objects.filter(translation_id=note.pk).values_list("pk", flat=True)
+        list(Note.objects.select_for_update().filter(pk__in=pair).order_by("pk").values("pk"))
+        note = Note.objects.get(pk=note.pk)
+        now = timezone.now()
+        if note.announced_at is None:
+            Note.objects.filter(pk=note.pk).update(announced_at=now)
+        elif not by_hand:
+            return 0
+        if not by_hand and not note.emails_subscribers:
+            return 0
+        queued = _write_deliveries(note)
+    logger.info("note %s: %d deliveries queued", note.pk, queued)
+    return queued
+
+
+def _write_deliveries(note):
+    """One Delivery per recipient, and one sending task per :data:`SEND_BATCH` of them."""
+    domain = message_id_domain()
+    batch, queued, last = [], 0, 0
+    while True:
+        # A page of ids at a time, after the last one: rows written since do not move the
+        # next page, and no cursor stays open across the writes.
+        ids = list(recipients(note).filter(pk__gt=last)[:WRITE_BATCH])
+        if not ids:
+            break
+        last = ids[-1]
+        written = Delivery.objects.bulk_create(
+            Delivery(note=note, subscriber_id=pk, message_id=message_id(note.pk, pk, domain))
+            for pk in ids
+        )
+        batch.extend(delivery.pk for delivery in written)
+        while len(batch) >= SEND_BATCH:
+            send_deliveries.enqueue(batch[:SEND_BATCH])
+            batch = batch[SEND_BATCH:]
+        queued += len(written)
+    if batch:
+        send_deliveries.enqueue(batch)
+    return queued
+
+
+def message_id_domain():
+    """The domain of the messages' Message-IDs: the sender's (``BIJI_MAIL_FROM``), which is
+    the site's unless configured otherwise."""
+    address = parseaddr(settings.DEFAULT_FROM_EMAIL)[1]
+    return address.rpartition("@")[2] or "localhost"
+
+
+def message_id(note_id, subscriber_id, domain):
+    """``<biji.NOTE.SUBSCRIBER.RANDOM@domain>``: unique, and the same for every sending of
+    one delivery (it is stored, not made at sending)."""
+    return f"<biji.{note_id}.{subscriber_id}.{secrets.token_hex(8)}@{domain}>"

@@ -1,0 +1,186 @@
+"""WebSub: feed readers hear of a note at once instead of at their next poll.
+
+With a hub configured (``settings.BIJI_WEBSUB_HUB``), every feed names it and itself
+(:mod:`blog.public.feeds.websub`), readers subscribe to a feed at the hub, and biji tells the
+hub when a feed changed; the hub fetches it and pushes the new entries. Without one, nothing
+here runs: no query, no task, no request.
+
+When the hub is told (the receivers, :func:`connect`, from the app's ``ready()``):
+
+* a note saved published, whatever saved it (the admin, "publish now", the bulk action, an
+  import, a restored revision): its feeds, after the commit. A save naming only fields no feed
+  shows (``update_fields``: a re-render, the email's ``announced_at``) tells nothing: hubs
+  pass on new and changed entries, and a re-render is neither;
+* a note saved with a publication time still to come: a ping queued to run at that time (the
+  note appears in the feeds with no save then). Rescheduled, the old ping finds the note's
+  time moved and leaves it to the new one; saved again for the same time, no second ping is
+  queued;
+* a tag given to a published note: its feeds, the tag's among them;
+* :func:`ping_hub_for`, for any other moment (the email's announcement calls it: inside the
+  same transaction as a save it adds nothing).
+
+Drafts, a note returned to draft or deleted, and renamed tags, series or site settings tell
+nothing: the entry is gone or only its labels changed, which hubs do not pass on, and readers
+see it at their next poll. So does ``QuerySet.update()``, which sends no signal.
+
+Each transaction queues at most one task for what is due now, whatever it changed (an import
+of 200 notes: one task, each feed once), after the commit, so a rolled-back change pings
+nothing; the feeds are worked out when the task runs (:mod:`.websub_feeds`), from what the
+database says then. The task (:func:`ping_hub`) is retried by the background runner when the
+hub is away (:mod:`.hub_client`), up to :data:`MAX_ATTEMPTS` runs (10 s, 20 s, … 640 s apart
+with the default ``BIJI_TASK_RETRY_DELAY``: about 20 minutes in all). A ping sent twice is
+harmless: the hub fetches the feed and finds nothing new.
+
+May import: :mod:`blog.models`, :mod:`blog.text`.
+"""
+
+import logging
+from collections import defaultdict
+
+from asgiref.local import Local
+from django.conf import settings
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, transaction
+from django.db.models.signals import post_save
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+from django_tasks import TaskResultStatus, task
+from django_tasks_db.models import DBTaskResult
+
+from blog.mail.hub_client import publish
+from blog.mail.websub_feeds import feeds_showing
+from blog.models import Note, Status, TaggedNote
+
+logger = logging.getLogger(__name__)
+
+# What a note's entry shows, and what decides which feeds hold it.
+FEED_SHOWS = frozenset(
+    {
+        "title",
+        "slug",
+        "body",
+        "summary",
+        "language",
+        "status",
+        "published_at",
+        "series",
+        "series_id",
+        "translation",
+        "translation_id",
+        "synced_hashes",  # the notice of a note behind its translation
+    }
+)
+MAX_ATTEMPTS = 8
+
+
+def hub():
+    return settings.BIJI_WEBSUB_HUB
+
+
+@task(max_attempts=MAX_ATTEMPTS)
+def ping_hub(note_ids, due=None):
+    """Tell the hub that every feed showing one of ``note_ids`` (published now) changed.
+
+    ``due``: the publication time a deferred ping was queued for (ISO 8601); notes whose time
+    has moved since are left to the ping queued for their new time. Returns the number of
+    feeds the hub took.
+    """
+    if not hub():
+        return 0
+    if due is not None:
+        moved = Note.objects.filter(pk__in=note_ids).exclude(published_at=parse_datetime(due))
+        note_ids = set(note_ids) - set(moved.values_list("pk", flat=True))
+    urls = feeds_showing(note_ids)
+    return publish(hub(), urls) if urls else 0
+
+
+def queue_pings(note_ids, using=DEFAULT_DB_ALIAS):
+    """Queue the pings for ``note_ids``: one task now for the notes published now, one at each
+    publication time still to come; none for drafts (one query, and one per time to come)."""
+    rows = Note.objects.using(using).filter(pk__in=note_ids, status=Status.PUBLISHED)
+    now = timezone.now()
+    live, scheduled = [], defaultdict(set)
+    for pk, published_at in rows.values_list("pk", "published_at"):
+        if published_at <= now:
+            live.append(pk)
+        else:
+            scheduled[published_at].add(pk)
+    if live:
+        ping_hub.enqueue(sorted(live))
+    for published_at, pks in sorted(scheduled.items()):
+        pks -= _waiting_at(published_at)
+        if pks:
+            ping_hub.using(run_after=published_at).enqueue(
+                sorted(pks), due=published_at.isoformat()
+            )
+
+
+def _waiting_at(when):
+    """The notes a ping queued to run at ``when`` already covers."""
+    waiting = DBTaskResult.objects.filter(
+        task_path=ping_hub.module_path, status=TaskResultStatus.READY, run_after=when
+    )
+    covered = set()
+    for call in waiting.values_list("args_kwargs", flat=True):
+        covered.update(call["args"][0] if call["args"] else call["kwargs"]["note_ids"])
+    return covered
+
+
+class _ScheduledPings:
+    """The after-commit callback of one transaction: the notes it changed, queued once."""
+
+    def __init__(self, using):
+        self.using = using
+        self.done = False
+        self.note_ids = set()
+
+    def __call__(self):
+        if self.done:
+            return
+        self.done = True
+        try:
+            queue_pings(self.note_ids, self.using)
+        except DatabaseError:
+            # Never undoes the author's change; readers' next poll finds the note.
+            logger.exception("Could not queue the WebSub ping after a change.")
+
+
+_scheduled = Local()  # per thread/task: {alias: the _ScheduledPings of the open transaction}
+
+
+def pings_after_commit(using, note_ids):
+    """Ping for ``note_ids`` once the current transaction commits (now, outside of one). As in
+    :mod:`blog.background.term_rerender`, every change registers the transaction's one
+    callback, so a savepoint rolled back takes only its own registration with it."""
+    pending = getattr(_scheduled, "pings", None)
+    if pending is None:
+        pending = _scheduled.pings = {}
+    scheduled = pending.get(using)
+    if scheduled is None or scheduled.done:
+        scheduled = pending[using] = _ScheduledPings(using)
+    scheduled.note_ids.update(note_ids)
+    transaction.on_commit(scheduled, using=using)
+
+
+def ping_hub_for(note, using=None):
+    """Tell the hub, after the commit, that the feeds showing ``note`` changed (nothing when
+    no hub is configured, or the note is a draft by then)."""
+    if hub():
+        pings_after_commit(using or note._state.db or DEFAULT_DB_ALIAS, [note.pk])
+
+
+def note_saved(sender, instance, raw, using, update_fields=None, **kwargs):
+    if raw or not hub() or instance.status != Status.PUBLISHED:
+        return
+    if update_fields is None or not FEED_SHOWS.isdisjoint(update_fields):
+        pings_after_commit(using, [instance.pk])
+
+
+def note_tagged(sender, instance, raw, using, **kwargs):
+    if not raw and hub():
+        pings_after_commit(using, [instance.content_object_id])
+
+
+def connect():
+    uid = "blog.mail.websub."
+    post_save.connect(note_saved, sender=Note, dispatch_uid=uid + "note_saved")
+    post_save.connect(note_tagged, sender=TaggedNote, dispatch_uid=uid + "note_tagged")

@@ -1,0 +1,262 @@
+"""Subscribing by email: the form's page and its answer, confirming, unsubscribing.
+
+``/subscribe/`` (``/en/subscribe/``) is a public page like any other, kept by the page cache;
+the form also sits at the end of every note and on the home page
+(``templates/includes/subscribe_form.html``), all of them cached for everyone. So the form
+carries no per-visitor token and its view is **exempt from CSRF by design**: a forged
+submission can do no more than a visitor typing someone's address, which is what the
+double opt-in is for (the confirmation email is the proof of intent). What guards it instead:
+
+* a honeypot field people never see (``homepage``): a form that fills it gets the usual
+  answer and nothing is recorded or sent;
+* a throttle per client network and one per address (:mod:`blog.public.throttle`,
+  ``BIJI_SUBSCRIBE_*``), answered with a friendly 429 page;
+* at most one confirmation a day per address, whatever the throttles let through
+  (:func:`blog.mail.subscribing.subscribe`);
+* the same answer whether the address is new, pending, confirmed or unsubscribed, so the
+  form cannot tell anyone who subscribes (a malformed address gets a 400 with the form).
+
+The links of the emails open pages that are never cached (``never_cache``, and
+``blog.caching.pages.NOT_PUBLIC``) and need no cookie: the confirmation page shows what will
+be confirmed and a button (a POST confirms, so a mail scanner following the link confirms
+nothing); the unsubscribe page has a button too, and its URL takes RFC 8058's one-click POST
+(``List-Unsubscribe=One-Click``) from a mail client, without cookie or CSRF token. A link
+tampered with, expired, or whose address was deleted gets a 400 page that says so.
+"""
+
+from django import forms
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.shortcuts import render
+from django.utils.cache import add_never_cache_headers
+from django.utils.decorators import method_decorator
+from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import gettext as _
+from django.views import generic
+from django.views.decorators.csrf import csrf_exempt
+
+from blog.caching import parts
+from blog.mail.subscribing import (
+    InvalidAddress,
+    address_key,
+    confirm,
+    normalise_address,
+    subscribe,
+    unsubscribe,
+)
+from blog.mail.tokens import read_confirm_token, read_unsubscribe_token
+from blog.models import Series, SubscriberState, Tag, Wants
+from blog.public import throttle
+from blog.public.views.base import CachePolicyMixin
+from blog.public.views.taxonomy import listed_series, listed_tags
+from blog.text.client_address import client_network
+
+HONEYPOT = "homepage"
+ONLY_KINDS = {"series": Series, "tag": Tag}
+
+
+class SubscribeForm(forms.Form):
+    # Not an EmailField: blog.mail.subscribing decides what an address is, CR/LF included.
+    email = forms.CharField(max_length=320, strip=False)
+    wants = forms.ChoiceField(choices=Wants.choices)
+    # "series:<slug>" or "tag:<slug>": only that series' or tag's notes.
+    only = forms.CharField(required=False, max_length=300)
+
+    def clean_email(self):
+        try:
+            return normalise_address(self.cleaned_data["email"])
+        except InvalidAddress:
+            raise ValidationError(
+                gettext_lazy("Enter an email address such as name@example.com."), code="invalid"
+            ) from None
+
+    def clean_only(self):
+        value = self.cleaned_data["only"]
+        if not value:
+            return None
+        kind, _colon, slug = value.partition(":")
+        model = ONLY_KINDS.get(kind)
+        found = model.objects.filter(slug=slug).first() if model else None
+        if found is None:
+            raise ValidationError(
+                gettext_lazy("That series or tag does not exist any more."), code="unknown"
+            )
+        return found
+
+
+def only_value(item):
+    """The form's value for "only ``item``'s notes" (a Series or a Tag)."""
+    return f"{'series' if isinstance(item, Series) else 'tag'}:{item.slug}"
+
+
+def personal_page(request, template, context, status=200):
+    """A page for one visitor (an answer to a POST, a page an email's link opens): kept by no
+    cache, in no search engine's index."""
+    response = render(request, template, context, status=status)
+    add_never_cache_headers(response)
+    response.headers["X-Robots-Tag"] = "noindex, nofollow"
+    return response
+
+
+def throttled(request, window):
+    """The 429 page, with when to come back (``window``: the throttle's, in seconds)."""
+    response = personal_page(
+        request,
+        "blog/subscribe_problem.html",
+        {
+            "title": _("Too many requests"),
+            "message": _(
+                "This form was sent too many times. Please wait a while and try again; "
+                "if you asked for a confirmation already, it is in your inbox."
+            ),
+        },
+        status=429,
+    )
+    response["Retry-After"] = str(window)
+    return response
+
+
+def invalid_link(request):
+    return personal_page(
+        request,
+        "blog/subscribe_problem.html",
+        {
+            "title": _("This link does not work"),
+            "message": _(
+                "The link is incomplete, has expired, or belongs to an address that was "
+                "removed. Confirmation links work for a few days only."
+            ),
+            "subscribe_again": True,
+        },
+        status=400,
+    )
+
+
+@method_decorator(csrf_exempt, name="dispatch")  # the form sits on cached pages: see above
+class SubscribeView(CachePolicyMixin, generic.TemplateView):
+    """GET: the subscribe page (public, cached). POST: the form's answer (module docstring)."""
+
+    template_name = "blog/subscribe.html"
+
+    def get_context_data(self, form=None, **kwargs):
+        # The series and tags to choose from, as their indexes list them.
+        parts.depend_on(parts.SERIES_INDEX, parts.TAGS)
+        series_choices = [(only_value(series), series) for series in listed_series()]
+        tag_choices = [(only_value(tag), tag) for tag in listed_tags()]
+        if form is not None:
+            chosen = form.data.get("only", "")
+        else:  # /subscribe/?series=<slug> or ?tag=<slug>: that one chosen
+            asked = [
+                f"{kind}:{self.request.GET[kind]}"
+                for kind in ONLY_KINDS
+                if kind in self.request.GET
+            ]
+            values = {value for value, _item in series_choices + tag_choices}
+            chosen = next((value for value in asked if value in values), "")
+        return super().get_context_data(
+            series_choices=series_choices,
+            tag_choices=tag_choices,
+            chosen=chosen,
+            form=form,
+            noindex=form is not None,
+            title=_("Subscribe by email"),
+            **kwargs,
+        )
+
+    def post(self, request, *args, **kwargs):
+        self.private = True
+        if not throttle.allow(
+            "subscribe-ip",
+            client_network(request),
+            settings.BIJI_SUBSCRIBE_IP_LIMIT,
+            settings.BIJI_SUBSCRIBE_IP_WINDOW,
+        ):
+            return throttled(request, settings.BIJI_SUBSCRIBE_IP_WINDOW)
+        if request.POST.get(HONEYPOT):
+            return self.sent(request)  # a robot: the usual answer, nothing done
+        form = SubscribeForm(request.POST)
+        if not form.is_valid():
+            context = self.get_context_data(form=form)
+            return personal_page(request, self.template_name, context, status=400)
+        address = form.cleaned_data["email"]
+        if not throttle.allow(
+            "subscribe-address",
+            address_key(address),
+            settings.BIJI_SUBSCRIBE_ADDRESS_LIMIT,
+            settings.BIJI_SUBSCRIBE_ADDRESS_WINDOW,
+        ):
+            return throttled(request, settings.BIJI_SUBSCRIBE_ADDRESS_WINDOW)
+        only = form.cleaned_data["only"]
+        subscribe(
+            address,
+            form.cleaned_data["wants"],
+            series=only if isinstance(only, Series) else None,
+            tag=only if isinstance(only, Tag) else None,
+            language=get_language(),
+        )
+        return self.sent(request)
+
+    @staticmethod
+    def sent(request):
+        """The one answer to every accepted form, whatever the address's state."""
+        return personal_page(request, "blog/subscribe_sent.html", {"noindex": True})
+
+
+def choice_context(choice):
+    """What a confirmation link asks for, as the confirmation page shows it."""
+    series = Series.objects.filter(pk=choice.series_id).first() if choice.series_id else None
+    tag = Tag.objects.filter(pk=choice.tag_id).first() if choice.tag_id else None
+    return {
+        "address": choice.subscriber.email,
+        "wants": Wants(choice.wants).label,
+        "series": series,
+        "tag": tag,
+        "noindex": True,
+    }
+
+
+@method_decorator(csrf_exempt, name="dispatch")  # the signed token is the proof, not a cookie
+class ConfirmView(generic.View):
+    """GET shows what the link confirms, with a button; the button's POST confirms."""
+
+    template_name = "blog/subscribe_confirm.html"
+
+    def get(self, request, token):
+        choice = read_confirm_token(token, settings.BIJI_CONFIRM_MAX_AGE)
+        if choice is None:
+            return invalid_link(request)
+        return personal_page(request, self.template_name, choice_context(choice))
+
+    def post(self, request, token):
+        choice = read_confirm_token(token, settings.BIJI_CONFIRM_MAX_AGE)
+        subscriber = confirm(choice, get_language()) if choice else None
+        if subscriber is None:
+            return invalid_link(request)
+        return personal_page(
+            request, self.template_name, {**choice_context(choice), "confirmed": True}
+        )
+
+
+@method_decorator(csrf_exempt, name="dispatch")  # RFC 8058: mail clients POST with no cookie
+class UnsubscribeView(generic.View):
+    """GET: a page with a button; POST (the button, or a mail client's one-click
+    ``List-Unsubscribe=One-Click``): unsubscribed, whatever the body says."""
+
+    template_name = "blog/subscribe_unsubscribe.html"
+
+    def get(self, request, token):
+        subscriber = read_unsubscribe_token(token)
+        if subscriber is None:
+            return invalid_link(request)
+        done = subscriber.state == SubscriberState.UNSUBSCRIBED
+        return self.page(request, subscriber, done)
+
+    def post(self, request, token):
+        subscriber = read_unsubscribe_token(token)
+        if subscriber is None:
+            return invalid_link(request)
+        return self.page(request, unsubscribe(subscriber), True)
+
+    def page(self, request, subscriber, done):
+        context = {"address": subscriber.email, "unsubscribed": done, "noindex": True}
+        return personal_page(request, self.template_name, context)

@@ -1,5 +1,5 @@
 """Every image that enters biji gets smaller AVIF and WebP copies, made in the background, and the
-pages showing it follow: widths 480, 960 and 1600 px, never wider than the image, made again
+pages showing it follow: widths 480, 720, 960 and 1600 px, never wider than the image, made again
 only when missing or stale."""
 
 import io
@@ -57,15 +57,17 @@ def test_an_upload_is_registered_with_its_size_and_its_variants_wait_for_the_run
     assert not media(settings, "variants").exists()
 
 
-def test_three_widths_in_avif_and_webp_beside_the_original(settings):
+def test_four_widths_in_avif_and_webp_beside_the_original(settings):
     stored = upload(2000, 1500)
     outcome = make_variants(ImageFile.objects.get(name=stored.name))
-    assert len(outcome.made) == 6
+    assert len(outcome.made) == 8
     row = ImageFile.objects.get(name=stored.name)
     assert row.variants_made_at is not None
     assert [(v["format"], v["width"], v["height"]) for v in row.variants] == [
         ("avif", 480, 360),
         ("webp", 480, 360),
+        ("avif", 720, 540),
+        ("webp", 720, 540),
         ("avif", 960, 720),
         ("webp", 960, 720),
         ("avif", 1600, 1200),
@@ -84,7 +86,14 @@ def test_three_widths_in_avif_and_webp_beside_the_original(settings):
 
 @pytest.mark.parametrize(
     ("size", "widths"),
-    [((1000, 400), [480, 960]), ((960, 300), [480]), ((481, 481), [480]), ((480, 300), [])],
+    [
+        ((1000, 400), [480, 720, 960]),
+        ((960, 300), [480, 720]),
+        ((721, 721), [480, 720]),
+        ((720, 300), [480]),
+        ((481, 481), [480]),
+        ((480, 300), []),
+    ],
 )
 def test_a_variant_is_never_as_wide_as_the_image_or_wider(size, widths):
     stored = upload(*size)
@@ -124,7 +133,11 @@ def test_a_replaced_original_gets_new_variants_at_its_new_size(settings):
     row = ImageFile.objects.get(name=stored.name)
     assert (row.width, row.height) == (1000, 1000)
     assert sorted(outcome.made) == sorted(v["name"] for v in row.variants)
-    assert [(v["width"], v["height"]) for v in row.variants][::2] == [(480, 480), (960, 960)]
+    assert [(v["width"], v["height"]) for v in row.variants][::2] == [
+        (480, 480),
+        (720, 720),
+        (960, 960),
+    ]
 
 
 def test_transparency_is_kept_in_both_formats(settings):
@@ -160,7 +173,7 @@ def test_forgetting_a_deleted_original_deletes_its_variants_and_row(settings):
     stored = upload(1200, 800)
     make_variants(ImageFile.objects.get(name=stored.name))
     files = [media(settings, v["name"]) for v in variants_of(stored)]
-    assert len(files) == 4 and all(path.exists() for path in files)
+    assert len(files) == 6 and all(path.exists() for path in files)
     forget(stored.name)
     assert not ImageFile.objects.filter(name=stored.name).exists()
     assert not any(path.exists() for path in files)

@@ -55,7 +55,7 @@ def test_old_images_are_registered_given_variants_and_their_notes_rendered(setti
 
     output = run()
     assert output.splitlines()[0] == (
-        "Images registered: 4; variants made: 12; already complete: 0; unreadable, skipped: 1; "
+        "Images registered: 4; variants made: 16; already complete: 0; unreadable, skipped: 1; "
         "notes and pages rendered again: 2."
     )
     assert "  unreadable or missing: uploads/2024/05/broken.png" in output
@@ -105,7 +105,7 @@ def test_a_dry_run_says_what_it_would_do_and_writes_nothing(settings):
     ImageFile.objects.all().delete()
     output = run("--dry-run")
     assert output.splitlines()[0] == (
-        "Images registered: 1; variants would be made: 4; already complete: 0; "
+        "Images registered: 1; variants would be made: 6; already complete: 0; "
         "unreadable, skipped: 0; notes and pages would be rendered again: 1."
     )
     assert not ImageFile.objects.exists()

@@ -58,7 +58,7 @@ from blog.models import ImageFile
 
 logger = logging.getLogger(__name__)
 
-WIDTHS = (480, 960, 1600)
+WIDTHS = (480, 720, 960, 1600)
 FORMATS = ("avif", "webp")
 FOLDER = "variants"
 # format → (Pillow's name, encoder options): see the measurements above.

@@ -12,7 +12,9 @@ factors: **mobile** (the default: a 412 px phone on a simulated slow 4G network,
 mobile-only audits such as legible font sizes) and **desktop** (``--preset=desktop``), each
 in a fresh chromium (headless, as the CLI launches it): 8 runs, 65 to 85 s here; and the
 parallel view of the demo's pair and the glossary twice each (one form factor per language),
-the parallel view's SEO scored without the one audit its ``noindex`` fails by design.
+the parallel view's SEO scored without the one audit its ``noindex`` fails by design; and a note
+with five 4000 × 3000 photos and their variants (tests/browser/photos.py), on mobile, whose
+layout must not shift at all (Cumulative Layout Shift 0, not merely a full score).
 
 Mobile runs keep Lighthouse's network simulation but not its 4x CPU slowdown
 (``cpuSlowdownMultiplier: 1``, as the desktop preset has): the simulation multiplies the
@@ -38,9 +40,11 @@ import time
 
 import pytest
 
+from benchmarks.photos import SLUG as PHOTOS_SLUG
 from tests.browser.conftest import CHROMIUM, ROOT
 from tests.browser.site import FLASH, in_language
 
+pytest_plugins = ["tests.browser.photos"]  # photo_note: the five photos, variants made
 pytestmark = pytest.mark.browser
 
 LIGHTHOUSE = ROOT / "node_modules" / "lighthouse"
@@ -52,6 +56,7 @@ PAGES = {
     "note": FLASH,
     "parallel": "/notes/cuda-warp-scheduling/parallel/",
     "glossary": "/glossary/",
+    "photos": f"/notes/{PHOTOS_SLUG}/",
 }
 # (form factor, interface language, page): home and the note in every combination; the
 # parallel view and the glossary, built from the same parts, once per form factor and language.
@@ -65,6 +70,7 @@ RUNS = [
     ("desktop", "en", "parallel"),
     ("mobile", "en", "glossary"),
     ("desktop", "zh-hans", "glossary"),
+    ("mobile", "zh-hans", "photos"),
 ]
 # Audits a page fails by design: the parallel view is noindex (a reading aid beside the two
 # notes, which are indexed), which is what "is-crawlable" checks for. Every other SEO audit
@@ -156,7 +162,7 @@ def _require_tools():
 
 
 @pytest.fixture(scope="module")
-def reports(demo, tmp_path_factory):
+def reports(demo, photo_note, tmp_path_factory):
     """Every run of :data:`RUNS`, in one Node process: {run: LHR}."""
     node = _require_tools()
     outdir = tmp_path_factory.mktemp("lighthouse")
@@ -275,6 +281,10 @@ def test_lighthouse_scores_100(reports, demo, form_factor, language, page):
     assert THROTTLING[form_factor].items() <= settings["throttling"].items()
     assert lhr["finalDisplayedUrl"] == url, f"{url} ended on {lhr['finalDisplayedUrl']}"
     problems = []
+    if page == "photos":  # images keep their room while they load: nothing moves
+        shift = lhr["audits"]["cumulative-layout-shift"]["numericValue"]
+        if shift != 0:
+            problems.append(f"  cumulative layout shift {shift:.4f}, not 0")
     for category in CATEGORIES:
         score = lhr["categories"][category]["score"]
         excused = BY_DESIGN.get(page, {}).get(category)

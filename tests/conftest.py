@@ -11,6 +11,7 @@ from django.test import override_settings
 from django.utils import translation
 
 from blog.caching import author as author_marker
+from blog.caching import store as safe_cache
 from tests.factories import make_staff
 
 # A throwaway Redis server per test (``redis_server``), for the tests that stop and start it.
@@ -162,8 +163,12 @@ def _isolated(settings, tmp_path):
     settings.BIJI_PRIVATE_ROOT = tmp_path / "private"  # uploaded import archives
     translation.deactivate()
     clear_test_cache()
+    safe_cache.reset()
     yield
     clear_test_cache()
+    # A test that took the cache away (an outage, a server that is not there) leaves this
+    # process's breaker open for a while: the next test would find every page a miss.
+    safe_cache.reset()
     translation.deactivate()
 
 

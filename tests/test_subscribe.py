@@ -233,7 +233,9 @@ def test_the_answer_is_the_same_whatever_the_address_is(client, db):
     answers = []
     for index, name in enumerate(["new", *states]):
         response = subscribe(client, f"{name}@example.com", REMOTE_ADDR=f"198.51.100.{index}")
-        answers.append((response.status_code, response.content, sorted(response.items())))
+        # Every header but the clock's (Date and never_cache's Expires move with the second).
+        headers = sorted((k, v) for k, v in response.items() if k not in {"Date", "Expires"})
+        answers.append((response.status_code, response.content, headers))
     assert all(answer == answers[0] for answer in answers), "the answer tells them apart"
     assert answers[0][0] == 200
 

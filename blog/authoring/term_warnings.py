@@ -19,13 +19,13 @@ translation.
 
 import logging
 
-from asgiref.local import Local
-from django.db import DatabaseError, transaction
+from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
 from django.db.models.signals import post_delete, post_save, pre_save
 from django_tasks import task
 
 from blog.authoring.term_check import count_warnings, glossary_index
+from blog.background.after_commit import once_after_commit
 from blog.models import Note, Term
 
 logger = logging.getLogger(__name__)
@@ -102,33 +102,16 @@ def recount_pairs():
     return counted
 
 
-class _ScheduledRecount:
-    """The after-commit callback of one transaction: queues the recount once."""
-
-    done = False
-
-    def __call__(self):
-        if self.done:
-            return
-        self.done = True
-        try:
-            recount_pairs.enqueue()
-        except DatabaseError:
-            # The glossary change stands; the counts follow at the next save of each note.
-            logger.exception("Could not queue the term warnings' recount after a glossary change.")
-
-
-_scheduled = Local()  # per thread/task: {alias: the _ScheduledRecount of the open transaction}
-
-
 def recount_after_commit(using):
-    pending = getattr(_scheduled, "recounts", None)
-    if pending is None:
-        pending = _scheduled.recounts = {}
-    scheduled = pending.get(using)
-    if scheduled is None or scheduled.done:
-        scheduled = pending[using] = _ScheduledRecount()
-    transaction.on_commit(scheduled, using=using)
+    """Queue the recount once the current transaction commits (now, outside of one), once
+    for all its glossary changes (:mod:`blog.background.after_commit`)."""
+    once_after_commit(
+        "term warnings",
+        using,
+        lambda batch: recount_pairs.enqueue(),
+        # The glossary change stands; the counts follow at the next save of each note.
+        "Could not queue the term warnings' recount after a glossary change.",
+    )
 
 
 def _forms(term):

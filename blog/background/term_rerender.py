@@ -17,12 +17,12 @@ glossary as it is when it runs, not as it was when queued.
 
 import logging
 
-from asgiref.local import Local
 from django.db import DatabaseError, transaction
 from django.db.models import Q
 from django.db.models.signals import post_save, pre_delete, pre_save
 from django_tasks import task
 
+from blog.background.after_commit import once_after_commit
 from blog.models import Note, Term, TermUse, term_matching
 
 logger = logging.getLogger(__name__)
@@ -71,45 +71,26 @@ def rerender_for_terms(term_ids, forms, note_ids=()):
     return rendered
 
 
-class _ScheduledRerender:
-    """The after-commit callback of one transaction: gathers what each term change of the
-    transaction concerns, and queues one task for all of it (later calls do nothing)."""
-
-    def __init__(self):
-        self.done = False
-        self.term_ids, self.forms, self.note_ids = set(), set(), set()
-
-    def __call__(self):
-        if self.done:
-            return
-        self.done = True
-        try:
-            rerender_for_terms.enqueue(
-                sorted(self.term_ids), sorted(self.forms), sorted(self.note_ids)
-            )
-        except DatabaseError:
-            # Never undoes the author's change; the notes keep their marks until rendered
-            # again (their next save, or `manage.py rerender`).
-            logger.exception("Could not queue the re-render of notes after a glossary change.")
-
-
-_scheduled = Local()  # per thread/task: {alias: the _ScheduledRerender of the open transaction}
+def _queue_rerender(batch):
+    rerender_for_terms.enqueue(
+        batch.sorted("term_ids"), batch.sorted("forms"), batch.sorted("note_ids")
+    )
 
 
 def rerender_after_commit(using, term_ids=(), forms=(), note_ids=()):
-    """Queue the re-render once the current transaction commits (now, outside of one). As in
-    :func:`blog.caching.version.bump_after_commit`, every change registers the transaction's
-    one callback, so a savepoint rolled back takes only its own registration with it."""
-    pending = getattr(_scheduled, "rerenders", None)
-    if pending is None:
-        pending = _scheduled.rerenders = {}
-    scheduled = pending.get(using)
-    if scheduled is None or scheduled.done:
-        scheduled = pending[using] = _ScheduledRerender()
-    scheduled.term_ids.update(term_ids)
-    scheduled.forms.update(forms)
-    scheduled.note_ids.update(note_ids)
-    transaction.on_commit(scheduled, using=using)
+    """Queue the re-render once the current transaction commits (now, outside of one), one
+    task for all the transaction's glossary changes (:mod:`.after_commit`)."""
+    once_after_commit(
+        "term rerender",
+        using,
+        _queue_rerender,
+        # Never undoes the author's change; the notes keep their marks until rendered again
+        # (their next save, or `manage.py rerender`).
+        "Could not queue the re-render of notes after a glossary change.",
+        term_ids=term_ids,
+        forms=forms,
+        note_ids=note_ids,
+    )
 
 
 def _rendered_state(term):

@@ -27,12 +27,12 @@ May import: :mod:`blog.models`, :mod:`blog.text`.
 
 import logging
 
-from asgiref.local import Local
 from django.core.files.storage import default_storage
-from django.db import DatabaseError, transaction
+from django.db import transaction
 from django.db.models.signals import m2m_changed, post_delete, post_save, pre_delete
 from django_tasks import task
 
+from blog.background.after_commit import once_after_commit
 from blog.images.card_fonts import card_fonts
 from blog.images.card_store import CARD_FIELDS, CardKeeper, refresh, refresh_everything
 from blog.models import Note, Series, SiteSettings, Tag, TaggedNote
@@ -82,55 +82,36 @@ def make_cards(notes=(), series=(), tags=(), notes_in_series=(), everything=Fals
     return summary(keeper)
 
 
-class _ScheduledCards:
-    """The after-commit callback of one transaction: one task for all it concerns."""
-
-    def __init__(self):
-        self.done = False
-        self.everything = False
-        self.notes, self.series, self.tags, self.notes_in_series = set(), set(), set(), set()
-
-    def __call__(self):
-        if self.done:
-            return
-        self.done = True
-        try:
-            if self.everything:
-                make_cards.enqueue(everything=True)
-            else:
-                make_cards.enqueue(
-                    notes=sorted(self.notes),
-                    series=sorted(self.series),
-                    tags=sorted(self.tags),
-                    notes_in_series=sorted(self.notes_in_series),
-                )
-        except DatabaseError:
-            # Never undoes the author's change; the cards follow at the next change, or with
-            # `manage.py sharecards`.
-            logger.exception("Could not queue the share cards after a change.")
-
-
-_scheduled = Local()  # per thread/task: {alias: the _ScheduledCards of the open transaction}
+def _queue_cards(batch):
+    if batch.items["everything"]:
+        make_cards.enqueue(everything=True)
+    else:
+        make_cards.enqueue(
+            notes=batch.sorted("notes"),
+            series=batch.sorted("series"),
+            tags=batch.sorted("tags"),
+            notes_in_series=batch.sorted("notes_in_series"),
+        )
 
 
 def cards_after_commit(
     using, *, notes=(), series=(), tags=(), notes_in_series=(), everything=False
 ):
-    """Queue the cards once the current transaction commits (now, outside of one). As in
-    :mod:`blog.background.term_rerender`, every change registers the transaction's one
-    callback, so a savepoint rolled back takes only its own registration with it."""
-    pending = getattr(_scheduled, "cards", None)
-    if pending is None:
-        pending = _scheduled.cards = {}
-    scheduled = pending.get(using)
-    if scheduled is None or scheduled.done:
-        scheduled = pending[using] = _ScheduledCards()
-    scheduled.notes.update(notes)
-    scheduled.series.update(pk for pk in series if pk)
-    scheduled.tags.update(tags)
-    scheduled.notes_in_series.update(notes_in_series)
-    scheduled.everything |= everything
-    transaction.on_commit(scheduled, using=using)
+    """Queue the cards once the current transaction commits (now, outside of one), one task
+    for all it concerns (:mod:`blog.background.after_commit`)."""
+    once_after_commit(
+        "share cards",
+        using,
+        _queue_cards,
+        # Never undoes the author's change; the cards follow at the next change, or with
+        # `manage.py sharecards`.
+        "Could not queue the share cards after a change.",
+        notes=notes,
+        series=[pk for pk in series if pk],
+        tags=tags,
+        notes_in_series=notes_in_series,
+        everything=[True] if everything else [],
+    )
 
 
 def delete_after_commit(using, names):

@@ -21,13 +21,13 @@ May import: :mod:`blog.models`, :mod:`blog.text`.
 
 import logging
 
-from asgiref.local import Local
 from django.core.files.storage import default_storage
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, transaction
 from django.db.models import Q
 from django.db.models.signals import post_save, pre_save
 from django_tasks import task
 
+from blog.background.after_commit import once_after_commit
 from blog.images.variants import UNREADABLE, make_variants, read_size
 from blog.models import ImageFile, Note, Page
 
@@ -108,39 +108,21 @@ def _pages_showing(names):
     return _shown_in_body(names)
 
 
-class _ScheduledVariants:
-    """The after-commit callback of one transaction: one task for every image it stored."""
-
-    def __init__(self):
-        self.done = False
-        self.names = set()
-
-    def __call__(self):
-        if self.done:
-            return
-        self.done = True
-        try:
-            make_image_variants.enqueue(sorted(self.names))
-        except DatabaseError:
-            # The image is shown as it is (with its size) until `manage.py imagevariants`.
-            logger.exception("Could not queue the variants of %s.", sorted(self.names))
-
-
-_scheduled = Local()  # per thread/task: {alias: the _ScheduledVariants of the open transaction}
+def _queue_variants(batch):
+    make_image_variants.enqueue(batch.sorted("names"))
 
 
 def variants_after_commit(names, using=DEFAULT_DB_ALIAS):
     """Queue the variants of ``names`` once the current transaction commits (now, outside
-    of one); every call registers the transaction's one callback, so a savepoint rolled
-    back takes only its own registration with it (as blog.background.term_rerender does)."""
-    pending = getattr(_scheduled, "variants", None)
-    if pending is None:
-        pending = _scheduled.variants = {}
-    scheduled = pending.get(using)
-    if scheduled is None or scheduled.done:
-        scheduled = pending[using] = _ScheduledVariants()
-    scheduled.names.update(names)
-    transaction.on_commit(scheduled, using=using)
+    of one), one task for every image it stored (:mod:`blog.background.after_commit`)."""
+    once_after_commit(
+        "image variants",
+        using,
+        _queue_variants,
+        # The image is shown as it is (with its size) until `manage.py imagevariants`.
+        "Could not queue the variants of stored images.",
+        names=names,
+    )
 
 
 # --- a note's cover ---------------------------------------------------------------------------

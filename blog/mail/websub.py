@@ -37,15 +37,15 @@ May import: :mod:`blog.models`, :mod:`blog.text`.
 import logging
 from collections import defaultdict
 
-from asgiref.local import Local
 from django.conf import settings
-from django.db import DEFAULT_DB_ALIAS, DatabaseError, transaction
+from django.db import DEFAULT_DB_ALIAS
 from django.db.models.signals import post_save
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django_tasks import TaskResultStatus, task
 from django_tasks_db.models import DBTaskResult
 
+from blog.background.after_commit import once_after_commit
 from blog.mail.hub_client import publish
 from blog.mail.websub_feeds import feeds_showing
 from blog.models import Note, Status, TaggedNote
@@ -125,40 +125,21 @@ def _waiting_at(when):
     return covered
 
 
-class _ScheduledPings:
-    """The after-commit callback of one transaction: the notes it changed, queued once."""
-
-    def __init__(self, using):
-        self.using = using
-        self.done = False
-        self.note_ids = set()
-
-    def __call__(self):
-        if self.done:
-            return
-        self.done = True
-        try:
-            queue_pings(self.note_ids, self.using)
-        except DatabaseError:
-            # Never undoes the author's change; readers' next poll finds the note.
-            logger.exception("Could not queue the WebSub ping after a change.")
-
-
-_scheduled = Local()  # per thread/task: {alias: the _ScheduledPings of the open transaction}
+def _queue_pings(batch):
+    queue_pings(set(batch.items["note_ids"]), batch.using)
 
 
 def pings_after_commit(using, note_ids):
-    """Ping for ``note_ids`` once the current transaction commits (now, outside of one). As in
-    :mod:`blog.background.term_rerender`, every change registers the transaction's one
-    callback, so a savepoint rolled back takes only its own registration with it."""
-    pending = getattr(_scheduled, "pings", None)
-    if pending is None:
-        pending = _scheduled.pings = {}
-    scheduled = pending.get(using)
-    if scheduled is None or scheduled.done:
-        scheduled = pending[using] = _ScheduledPings(using)
-    scheduled.note_ids.update(note_ids)
-    transaction.on_commit(scheduled, using=using)
+    """Ping for ``note_ids`` once the current transaction commits (now, outside of one), once
+    for all the notes it changed (:mod:`blog.background.after_commit`)."""
+    once_after_commit(
+        "websub pings",
+        using,
+        _queue_pings,
+        # Never undoes the author's change; readers' next poll finds the note.
+        "Could not queue the WebSub ping after a change.",
+        note_ids=note_ids,
+    )
 
 
 def ping_hub_for(note, using=None):

@@ -17,12 +17,12 @@ glossary as it is when it runs, not as it was when queued.
 
 import logging
 
-from django.db import DatabaseError, transaction
 from django.db.models import Q
 from django.db.models.signals import post_save, pre_delete, pre_save
 from django_tasks import task
 
 from blog.background.after_commit import once_after_commit
+from blog.background.render_each import render_each
 from blog.models import Note, Term, TermUse, term_matching
 
 logger = logging.getLogger(__name__)
@@ -58,17 +58,7 @@ def rerender_for_terms(term_ids, forms, note_ids=()):
         for form in forms[start : start + FORMS_PER_QUERY]:
             holds_a_form |= Q(plain_text__icontains=form)  # English in any case
         ids |= set(Note.objects.filter(holds_a_form).values_list("pk", flat=True))
-    rendered = 0
-    for note in Note.objects.filter(pk__in=ids).order_by("pk").iterator(chunk_size=200):
-        try:
-            with transaction.atomic():
-                note.render()  # its marks and its TermUse rows together
-        except DatabaseError:
-            if Note.objects.filter(pk=note.pk).exists():
-                raise
-            continue  # deleted since: nothing to render
-        rendered += 1
-    return rendered
+    return render_each(Note.objects.filter(pk__in=ids))
 
 
 def _queue_rerender(batch):

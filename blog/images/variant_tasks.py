@@ -22,12 +22,13 @@ May import: :mod:`blog.models`, :mod:`blog.text`.
 import logging
 
 from django.core.files.storage import default_storage
-from django.db import DEFAULT_DB_ALIAS, DatabaseError, transaction
+from django.db import DEFAULT_DB_ALIAS
 from django.db.models import Q
 from django.db.models.signals import post_save, pre_save
 from django_tasks import task
 
 from blog.background.after_commit import once_after_commit
+from blog.background.render_each import render_each
 from blog.images.variants import UNREADABLE, make_variants, read_size
 from blog.models import ImageFile, Note, Page
 
@@ -78,18 +79,7 @@ def showing(names):
 def rerender_showing(names):
     """Render again the notes and pages that show one of the images ``names``; returns
     how many."""
-    rendered = 0
-    for model, ids in showing(names):
-        for obj in model.objects.filter(pk__in=ids).order_by("pk").iterator(chunk_size=200):
-            try:
-                with transaction.atomic():
-                    obj.render()
-            except DatabaseError:
-                if model.objects.filter(pk=obj.pk).exists():
-                    raise
-                continue  # deleted since: nothing to render
-            rendered += 1
-    return rendered
+    return sum(render_each(model.objects.filter(pk__in=ids)) for model, ids in showing(names))
 
 
 def _shown_in_body(names):

@@ -213,11 +213,15 @@ def test_no_notice_while_the_changed_version_is_a_draft(client):
     assert not notices(page(client, english))
 
 
-def test_bringing_the_note_in_line_takes_the_notice_away(client):
+def test_bringing_the_note_in_line_takes_the_notice_away(
+    client, django_capture_on_commit_callbacks
+):
     original, english = pair(Language.CHINESE)
     edit_text(original)
     assert notices(page(client, english))
-    with recording(None, "Brought in line"):
+    # Committed, as the admin's action is: what a page shows is kept per content version,
+    # which moves after the commit.
+    with django_capture_on_commit_callbacks(execute=True), recording(None, "Brought in line"):
         bring_in_line(english, Note.objects.get(pk=original.pk))
     assert not notices(page(client, english))
 

@@ -5,6 +5,9 @@ note on every request (tag counts, archive months, list totals, feed dates).
 state's key (:func:`blog.caching.keys.versioned_key`), so the first request after a change pays
 for it and every other request, in every worker, reads it. With the cache down, the value is
 computed every time.
+
+``keep`` decides which results are kept (default: all): a value looked up by something a
+visitor types (a note's slug) is kept only when found, so made-up URLs add no entries.
 """
 
 from blog.caching import store
@@ -14,10 +17,11 @@ TIMEOUT = 86400
 _MISSING = object()
 
 
-def memoised(name, compute, timeout=TIMEOUT):
+def memoised(name, compute, timeout=TIMEOUT, *, keep=None):
     key = versioned_key("memo", name)
     value = store.get(key, _MISSING)
     if value is _MISSING:
         value = compute()
-        store.set(key, value, timeout)
+        if keep is None or keep(value):
+            store.set(key, value, timeout)
     return value

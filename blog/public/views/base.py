@@ -6,6 +6,7 @@ from django.http import Http404
 from django.urls import reverse
 from django.utils import translation
 from django.utils.cache import add_never_cache_headers, patch_cache_control
+from django.utils.functional import SimpleLazyObject
 from django.utils.translation import get_language
 
 from blog.caching import memoised, parts, site_settings
@@ -33,6 +34,19 @@ def listed_notes():
     Lists, counts and archives all start here."""
     others = site_settings().show_other_languages
     return Note.objects.published().in_interface(get_language(), others=others)
+
+
+def found_by_slug(kind, queryset, slug):
+    """The row of ``queryset`` at ``slug`` (a tag, a series, a published note), read once per
+    content version and kept under ``kind`` (which names what the queryset admits), or a 404;
+    a slug naming nothing is asked every time and kept nowhere, so made-up URLs add no
+    entries."""
+    found = memoised(
+        f"{kind}:{slug}", queryset.filter(slug=slug).first, keep=lambda row: row is not None
+    )
+    if found is None:
+        raise Http404(f"No {queryset.model._meta.verbose_name} here.")
+    return found
 
 
 def language_fallbacks(listed, index):
@@ -92,6 +106,7 @@ class PublishedNoteMixin(CachePolicyMixin):
     """
 
     model = Note
+    context_object_name = "note_list"
     paginate_by = 10
     date_field = "published_at"
     allow_empty = True
@@ -114,19 +129,37 @@ class PublishedNoteMixin(CachePolicyMixin):
         return context
 
     def get_queryset(self):
+        # Built only if used: a list page whose count and notes are kept for the content
+        # version (paginate_queryset) needs no query, and building the language rule's
+        # filters was a fifth of the home page.
+        return SimpleLazyObject(self.notes_listed)
+
+    def get_template_names(self):
+        # Django's ListView would also ask the list for its model's default template name,
+        # building the query get_queryset() leaves unbuilt; every list names its template.
+        return [self.template_name]
+
+    def notes_listed(self):
         # Not for_listing(): the tags are read only for entries not already kept
         # (blog.caching.fragments), so a page whose entries are all kept skips that query.
         return listed_notes().select_related("series").defer(*LIST_DEFERRED_FIELDS)
 
     def paginate_queryset(self, queryset, page_size):
-        paginator = Paginator(queryset, page_size, allow_empty_first_page=True)
-        # The total reads every matching note: once per content version and list (the path
-        # names the list and its language), not on every page of it. The canonical path, so
-        # /archive/02024/ (the int converter takes it) keeps no second copy.
+        # The total reads every matching note, and a page's notes cost building and compiling
+        # the list's query: both once per content version and list (the path names the list
+        # and its language), not on every request. The canonical path, so /archive/02024/
+        # (the int converter takes it) keeps no second copy. The paginator counts positions;
+        # the page's notes are read for the positions it chose.
         path = canonical_path(self.request.resolver_match) or self.request.path
-        paginator.count = memoised(f"list-count:{path}", lambda: queryset.count())
+        count = memoised(f"list-count:{path}", lambda: queryset.count())
+        paginator = Paginator(range(count), page_size, allow_empty_first_page=True)
         number = self.request.GET.get(self.page_kwarg)
         page = get_page(paginator, number)
+        positions = page.object_list
+        page.object_list = memoised(
+            f"list-page:{path}:{page.number}",
+            lambda: list(queryset[positions.start : positions.stop]),
+        )
         if number is not None and number != str(page.number):
             self.shared = False
         if self.require_notes and paginator.count == 0:

@@ -5,16 +5,40 @@ from functools import partial
 from django.db.models import Count, Q
 from django.http import Http404
 from django.shortcuts import redirect
+from django.template.loader import render_to_string
+from django.utils.translation import get_language
 from django.views import generic
 
 from blog.caching import memoised, parts, site_settings
 from blog.models import Note, Tag
 from blog.models.share_links import check_share_token
 from blog.public.translation_notice import parallel_path, translation_notice
-from blog.public.views.base import CachePolicyMixin, PublishedNoteMixin, can_preview
+from blog.public.views.base import (
+    CachePolicyMixin,
+    PublishedNoteMixin,
+    can_preview,
+)
 from blog.text.bilingual import html_lang
 from blog.text.site_url import absolute_url
 from blog.text.validators import safe_url
+
+# What a note's page reads of the note, of its series, and of its translation (the link, the
+# "Also in" line and the notice that it changed).
+PAGE_FIELDS = (
+    "title", "slug", "language", "status", "published_at", "updated_at", "series",
+    "series_position", "translation", "source_title", "source_author", "source_url",
+    "source_date", "cover", "cover_alt", "cover_html", "card", "body_html", "toc_html",
+    "excerpt", "word_count", "reading_minutes", "block_hashes", "synced_hashes",
+)  # fmt: skip
+SERIES_FIELDS = ("title_zh", "title_en", "slug", "card_zh", "card_en")
+# The article (includes/note_article.html) a published note's kept page holds rendered, and
+# the fields only it reads.
+ARTICLE_TEMPLATE = "includes/note_article.html"
+ARTICLE_FIELDS = ("body_html", "toc_html", "cover_html")
+LINK_FIELDS = (
+    "title", "slug", "language", "status", "published_at", "updated_at", "translation",
+    "block_hashes", "synced_hashes", "text_changed_at",
+)  # fmt: skip
 
 RELATED_LIMIT = 4
 # Related notes are looked for among the published notes written nearest in time to the note,
@@ -148,14 +172,25 @@ class NoteDetailView(CachePolicyMixin, generic.DetailView):
     context_object_name = "note"
 
     def get_queryset(self):
-        return Note.objects.select_related("series", "translation", "translated_from")
+        # Only the columns the page shows: a note has ~35 (its source, derived text, parallel
+        # blocks…), and compiling every one of three notes' columns was a third of a cold page.
+        return Note.objects.select_related("series", "translation", "translated_from").only(
+            *PAGE_FIELDS,
+            *(f"series__{name}" for name in SERIES_FIELDS),
+            *(f"translation__{name}" for name in LINK_FIELDS),
+            *(f"translated_from__{name}" for name in LINK_FIELDS),
+        )
 
     def get_object(self, queryset=None):
         slug = self.kwargs["slug"]
-        try:
-            return self.get_queryset().published().get(slug=slug)
-        except Note.DoesNotExist:
-            pass
+        kept = memoised(
+            f"note-page:{get_language()}:{slug}",
+            partial(self.published_page, slug),
+            keep=lambda page: page is not None,  # made-up slugs add no entries
+        )
+        if kept is not None:
+            note, self.shown = kept
+            return note
         # Only now is the session read: published pages never vary on the cookie.
         if can_preview(self.request.user):
             note = self.get_queryset().filter(slug=slug).first()
@@ -164,29 +199,54 @@ class NoteDetailView(CachePolicyMixin, generic.DetailView):
                 return note
         raise Http404("No published note here.")
 
+    def published_page(self, slug):
+        """What the page of the published note at ``slug`` shows but the site's frame, kept
+        once per content version and interface language (publishing, unpublishing, an edit or
+        a scheduled time coming moves the version): the note, what is shown beside it, and
+        its article rendered (title, dates, tags, cover, contents, body and series box: a
+        third of the page's template time). None: no published note there."""
+        note = self.get_queryset().published().filter(slug=slug).first()
+        if note is None:
+            return None
+        shown = self.shown_beside(note)
+        shown["article"] = render_to_string(ARTICLE_TEMPLATE, {"note": note, **shown})
+        # The article holds the rendered text: kept in the note too, it would double what
+        # each page keeps (Django would read a dropped field again if it were asked for).
+        for name in ARTICLE_FIELDS:
+            note.__dict__.pop(name, None)
+        return note, shown
+
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         note = self.object
+        shown = getattr(self, "shown", None) or self.shown_beside(note)
+        context.update(
+            shown,
+            preview_status=self.preview_status(note),
+            noindex=not note.is_published(),
+        )
+        url = absolute_url(self.request.path)
+        context["jsonld"] = note_jsonld(note, context["tags"], site_settings(), url)
+        self.depend_on_what_is_shown(note, context)
+        return context
+
+    def shown_beside(self, note):
+        """The note's tags, its published translation (with the notice that it changed and the
+        parallel view), its series' parts and related notes."""
         tags = self.tags_of(note)
         counterpart = note.counterpart
         if counterpart is not None and not counterpart.is_published():
             counterpart = None
         exclude = {note.pk} | ({counterpart.pk} if counterpart else set())
-        context.update(
-            tags=tags,
-            counterpart=counterpart,
+        return {
+            "tags": tags,
+            "counterpart": counterpart,
             # Under the title when the other version changed since this one was brought in line.
-            translation_notice=translation_notice(note, counterpart),
-            parallel_url=parallel_path(note, counterpart),
-            series_box=series_parts(note) if note.series_id else None,
-            related=self.related(note, tags, exclude),
-            preview_status=self.preview_status(note),
-            noindex=not note.is_published(),
-        )
-        url = absolute_url(self.request.path)
-        context["jsonld"] = note_jsonld(note, tags, site_settings(), url)
-        self.depend_on_what_is_shown(note, context)
-        return context
+            "translation_notice": translation_notice(note, counterpart),
+            "parallel_url": parallel_path(note, counterpart),
+            "series_box": series_parts(note) if note.series_id else None,
+            "related": self.related(note, tags, exclude),
+        }
 
     @staticmethod
     def tags_of(note):

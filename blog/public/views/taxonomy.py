@@ -1,7 +1,6 @@
 """Tags and series: indexes with published-note counts, and their pages of notes."""
 
 from django.db.models import Count, F, Max
-from django.shortcuts import get_object_or_404
 from django.utils.translation import get_language
 from django.views import generic
 
@@ -10,6 +9,7 @@ from blog.models import Series, Tag
 from blog.public.views.base import (
     CachePolicyMixin,
     PublishedNoteMixin,
+    found_by_slug,
     language_fallbacks,
     listed_notes,
 )
@@ -57,8 +57,11 @@ class TagDetailView(PublishedNoteMixin, generic.ListView):
     require_notes = True
 
     def get_queryset(self):
-        self.tag = get_object_or_404(Tag, slug=self.kwargs["slug"])
-        return super().get_queryset().filter(tags=self.tag)
+        self.tag = found_by_slug("tag", Tag.objects.all(), self.kwargs["slug"])
+        return super().get_queryset()
+
+    def notes_listed(self):
+        return super().notes_listed().filter(tags=self.tag)
 
     def list_parts(self):
         return (parts.tag(self.tag.pk),)
@@ -104,10 +107,13 @@ class SeriesDetailView(PublishedNoteMixin, generic.ListView):
     require_notes = True
 
     def get_queryset(self):
-        self.series = get_object_or_404(Series, slug=self.kwargs["slug"])
+        self.series = found_by_slug("series", Series.objects.all(), self.kwargs["slug"])
+        return super().get_queryset()
+
+    def notes_listed(self):
         return (
             super()
-            .get_queryset()
+            .notes_listed()
             .filter(series=self.series)
             .order_by(F("series_position").asc(nulls_last=True), "published_at", "pk")
         )

@@ -11,7 +11,8 @@ show what it changed.
   :func:`bump_after_commit` moves it with the parts a change touched (receivers in
   :mod:`.receivers` decide which);
 * :mod:`.parts`: the parts a page shows; views name them with ``parts.depend_on``;
-* :func:`memoised` (:mod:`.memo`): a value computed once per state (counts, dates);
+* :func:`memoised` (:mod:`.memo`): a value computed once per state (counts, dates, a list
+  page's notes, a note page's data);
 * :func:`rendered_entries` (:mod:`.fragments`): list entries rendered once per state and
   language, shared by every list that shows a note;
 * :func:`site_settings` (:mod:`.settings_copy`): the settings' copy every page reads;

@@ -1,5 +1,7 @@
 """Values computed once per content state: counts and dates that would otherwise read every
-note on every request (tag counts, archive months, list totals, feed dates).
+note on every request (tag counts, archive months, list totals, feed dates), and what a page
+the page cache does not hold would read again (a list page's notes, a published note's page
+data: another worker, the other encoding or a URL with a tracking query renders it again).
 
 ``memoised(name, compute)`` keeps ``compute()``'s result in the shared cache under the current
 state's key (:func:`blog.caching.keys.versioned_key`), so the first request after a change pays

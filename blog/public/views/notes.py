@@ -31,9 +31,9 @@ PAGE_FIELDS = (
     "excerpt", "word_count", "reading_minutes", "block_hashes", "synced_hashes",
 )  # fmt: skip
 SERIES_FIELDS = ("title_zh", "title_en", "slug", "card_zh", "card_en")
-# The article (includes/note_article.html) a published note's kept page holds rendered, and
-# the fields only it reads.
-ARTICLE_TEMPLATE = "includes/note_article.html"
+# The article, series box and related notes (includes/note_content.html), which a published
+# note's kept page data holds rendered, and the fields only they read.
+ARTICLE_TEMPLATE = "includes/note_content.html"
 ARTICLE_FIELDS = ("body_html", "toc_html", "cover_html")
 LINK_FIELDS = (
     "title", "slug", "language", "status", "published_at", "updated_at", "translation",
@@ -203,8 +203,8 @@ class NoteDetailView(CachePolicyMixin, generic.DetailView):
         """What the page of the published note at ``slug`` shows but the site's frame, kept
         once per content version and interface language (publishing, unpublishing, an edit or
         a scheduled time coming moves the version): the note, what is shown beside it, and
-        its article rendered (title, dates, tags, cover, contents, body and series box: a
-        third of the page's template time). None: no published note there."""
+        its content rendered (title, dates, tags, cover, contents, body, series box and related
+        notes: most of the page's template time). None: no published note there."""
         note = self.get_queryset().published().filter(slug=slug).first()
         if note is None:
             return None

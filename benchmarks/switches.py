@@ -86,7 +86,7 @@ def _without_resolver_memo():
 # name: (what it is, how to switch it off: a function returning the undo)
 MECHANISMS = {
     "fragments": ("list entries rendered once per version", _null_store(fragments)),
-    "memos": ("per-version memos (counts, dates)", _null_store(memo)),
+    "memos": ("per-version memos (counts, dates, pages' data)", _null_store(memo)),
     "settings": ("the site settings' copy", _null_store(settings_copy)),
     "request-memo": ("the content version read once per request", _without_request_memo),
     "chrome": ("header, footer and head links kept per state", _without_chrome),

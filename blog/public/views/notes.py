@@ -31,8 +31,10 @@ PAGE_FIELDS = (
     "excerpt", "word_count", "reading_minutes", "block_hashes", "synced_hashes",
 )  # fmt: skip
 SERIES_FIELDS = ("title_zh", "title_en", "slug", "card_zh", "card_en")
-# The article, series box and related notes (includes/note_content.html), which a published
-# note's kept page data holds rendered, and the fields only they read.
+# The head's meta tags (includes/note_head.html) and the article, series box and related notes
+# (includes/note_content.html), which a published note's kept page data holds rendered, and
+# the fields only the article reads.
+HEAD_TEMPLATE = "includes/note_head.html"
 ARTICLE_TEMPLATE = "includes/note_content.html"
 ARTICLE_FIELDS = ("body_html", "toc_html", "cover_html")
 LINK_FIELDS = (
@@ -203,13 +205,18 @@ class NoteDetailView(CachePolicyMixin, generic.DetailView):
         """What the page of the published note at ``slug`` shows but the site's frame, kept
         once per content version and interface language (publishing, unpublishing, an edit or
         a scheduled time coming moves the version): the note, what is shown beside it, and
-        its content rendered (title, dates, tags, cover, contents, body, series box and related
-        notes: most of the page's template time). None: no published note there."""
+        its head's meta tags and its content rendered (title, dates, tags, cover, contents,
+        body, series box and related notes: most of the page's template time). The head names
+        the page's URL: the request's path, which for a published note is always its own path
+        in the interface's language. None: no published note there."""
         note = self.get_queryset().published().filter(slug=slug).first()
         if note is None:
             return None
         shown = self.shown_beside(note)
-        shown["article"] = render_to_string(ARTICLE_TEMPLATE, {"note": note, **shown})
+        shown["jsonld"] = self.jsonld(note, shown["tags"])
+        context = {"note": note, "noindex": False, **shown}
+        shown["head"] = render_to_string(HEAD_TEMPLATE, context, request=self.request)
+        shown["article"] = render_to_string(ARTICLE_TEMPLATE, context)
         # The article holds the rendered text: kept in the note too, it would double what
         # each page keeps (Django would read a dropped field again if it were asked for).
         for name in ARTICLE_FIELDS:
@@ -225,10 +232,13 @@ class NoteDetailView(CachePolicyMixin, generic.DetailView):
             preview_status=self.preview_status(note),
             noindex=not note.is_published(),
         )
-        url = absolute_url(self.request.path)
-        context["jsonld"] = note_jsonld(note, context["tags"], site_settings(), url)
+        if "jsonld" not in context:
+            context["jsonld"] = self.jsonld(note, context["tags"])
         self.depend_on_what_is_shown(note, context)
         return context
+
+    def jsonld(self, note, tags):
+        return note_jsonld(note, tags, site_settings(), absolute_url(self.request.path))
 
     def shown_beside(self, note):
         """The note's tags, its published translation (with the notice that it changed and the

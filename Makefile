@@ -70,7 +70,12 @@ SAME_ON_EVERY_DATABASE := \
 	tests/test_import_in_background.py::test_an_import_whose_worker_is_killed_is_finished_by_the_next_once \
 	tests/test_mail_sending.py::test_a_worker_killed_mid_send_loses_nothing_and_repeats_at_most_one \
 	tests/test_email_settings.py::test_the_environment_sets_the_sites_email_at_start \
-	tests/test_email_settings.py::test_the_mail_sink_keeps_every_message_in_a_file
+	tests/test_email_settings.py::test_the_mail_sink_keeps_every_message_in_a_file \
+	tests/test_glossary_porting.py::test_terms_survive_a_backup_and_restore \
+	tests/test_translation_sync_porting.py::test_a_note_behind_before_a_backup_is_behind_after_the_restore
+# Tests that touch neither the database nor the cache (checked while they run:
+# tests/backend_guard.py) run in `make test`'s SQLite run only.
+POSTGRES_MARKS ?= not browser
 
 .PHONY: run serve superuser setup demo test check test-sqlite coverage test-postgres test-browser \
 	test-browser-pages test-lighthouse test-processes lint format browser-deps services messages bench \
@@ -160,7 +165,8 @@ test: setup browser-deps services lint
 	@$(MAKE) --no-print-directory --output-sync=target --keep-going -j4 \
 		test-sqlite test-postgres test-browser-pages test-processes \
 		SQLITE_ARGS="$(addprefix --deselect=,$(SAME_ON_EVERY_DATABASE))" \
-		POSTGRES_ARGS="$(addprefix --deselect=,$(SAME_ON_EVERY_DATABASE))"
+		POSTGRES_ARGS="$(addprefix --deselect=,$(SAME_ON_EVERY_DATABASE))" \
+		POSTGRES_MARKS="not browser and not backend_independent"
 	@$(MAKE) --no-print-directory test-lighthouse
 
 # The inner loop, about a minute: lint and the non-browser tests not marked `slow`, on SQLite.
@@ -182,12 +188,12 @@ coverage: $(VENV)/.installed
 # The tests that start biji as processes of their own, on their own SQLite files (the list
 # above): what `make test` runs once, beside the database runs.
 test-processes: $(VENV)/.installed
-	@echo "== tests that start their own processes (manage.py, gunicorn, workers), on their own SQLite files =="
-	$(SQLITE_ENV) $(PYTEST) $(SAME_ON_EVERY_DATABASE) $(PYTEST_ARGS)
+	@echo "== tests that start their own processes (manage.py, gunicorn, workers), on their own SQLite files, $(JOBS) workers =="
+	$(SQLITE_ENV) $(PYTEST) $(XDIST) $(SAME_ON_EVERY_DATABASE) $(PYTEST_ARGS)
 
 test-postgres: $(VENV)/.installed
-	@echo "== non-browser tests on PostgreSQL, Redis cache, $(JOBS) workers =="
-	$(POSTGRES_ENV) $(PYTEST) $(XDIST) $(NOT_BROWSER) $(POSTGRES_ARGS) $(PYTEST_ARGS)
+	@echo "== non-browser tests on PostgreSQL, Redis cache, $(JOBS) workers ($(POSTGRES_MARKS)) =="
+	$(POSTGRES_ENV) $(PYTEST) $(XDIST) -m "$(POSTGRES_MARKS)" $(POSTGRES_ARGS) $(PYTEST_ARGS)
 
 # The browser tests, once, on SQLite: Playwright and chromium, axe-core, then Lighthouse.
 test-browser: test-browser-pages test-lighthouse

@@ -11,6 +11,7 @@ from django.utils import timezone, translation
 
 from blog.models import Language, Note, SiteSettings, Status, Tag, TaggedNote
 from tests.factories import make_note, make_page, make_series, make_tag
+from tests.shared_data import module_data
 
 
 @pytest.fixture
@@ -31,8 +32,15 @@ def site_settings(db):
 
 
 @pytest.fixture
-def blog(db):
-    """A small blog: a five-part series, a translated pair, tags, a page and a draft."""
+def blog(small_blog, db):
+    """A small blog: a five-part series, a translated pair, tags, a page and a draft; made
+    once per test module, each test's changes undone when it ends (tests/shared_data.py)."""
+    return small_blog.copy()
+
+
+@module_data
+def small_blog():
+    """The rows of :func:`blog`."""
     gpu = make_tag("GPU", "图形处理器")
     sched = make_tag("Scheduling", "调度")
     series = make_series(title_en="GPU notes", title_zh="GPU 笔记", slug="gpu-notes")

@@ -7,12 +7,10 @@ import signal
 import subprocess
 import sys
 import time
-import uuid
 from datetime import timedelta
 
 import pytest
 from django.core.management import call_command
-from django.db import connection
 from django.utils import timezone
 from django_tasks import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
@@ -20,7 +18,7 @@ from django_tasks_db.models import DBTaskResult
 from blog.background.sweep import sweep
 from blog.background.workers import current_worker_id, host, is_dead
 from tests.background import fails_often, fails_until, fails_with_a_bug, lines, run_queued_tasks
-from tests.processes import ROOT, manage, site_env
+from tests.processes import ROOT, manage, migrate, site_env
 
 in_committed_transactions = pytest.mark.django_db(transaction=True)
 
@@ -162,30 +160,14 @@ def wait_for(condition, seconds=60):
 
 
 @pytest.fixture
-def postgres_database():
-    """A throwaway PostgreSQL database for the processes (PostgreSQL runs only)."""
-    if connection.vendor != "postgresql":
-        pytest.skip("PostgreSQL runs only (DATABASE_URL=postgres://…)")
-    import psycopg
-
-    params = connection.settings_dict
-    server = (
-        f"postgres://{params.get('USER') or 'postgres'}"
-        f"{':' + params['PASSWORD'] if params.get('PASSWORD') else ''}"
-        f"@{params.get('HOST') or '127.0.0.1'}:{params.get('PORT') or 5432}"
-    )
-    name = f"biji_tasks_{uuid.uuid4().hex[:10]}"
-    with psycopg.connect(f"{server}/postgres", autocommit=True) as admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield f"{server}/{name}"
-    finally:
-        with psycopg.connect(f"{server}/postgres", autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+def postgres_database(throwaway_postgresql):
+    """A throwaway PostgreSQL database for the processes (PostgreSQL runs only; dropped when
+    the session ends: conftest.py)."""
+    return throwaway_postgresql("biji_tasks")
 
 
 def killed_worker_task_completes_once(tmp_path, env):
-    manage(env, "migrate", "--noinput")
+    migrate(env)
     folder = tmp_path / "task"
     folder.mkdir()
     task_id = manage(

@@ -12,9 +12,8 @@ import uuid
 from pathlib import Path
 
 import pytest
-from django.db import connection
 
-from tests.processes import manage, site_env
+from tests.processes import manage, migrate, site_env
 
 pytestmark = pytest.mark.slow
 
@@ -82,44 +81,14 @@ def render(env):
 
 
 def seed(env):
-    manage(env, "migrate", "--noinput")
+    migrate(env)
     manage(env, "shell", "-c", SEED)
 
 
-def postgres_url():
-    """The server of the test database (PostgreSQL runs only), or None."""
-    if connection.vendor != "postgresql":
-        return None
-    params = connection.settings_dict
-    host, port = params.get("HOST") or "127.0.0.1", params.get("PORT") or 5432
-    user = params.get("USER") or "postgres"
-    password = f":{params['PASSWORD']}" if params.get("PASSWORD") else ""
-    return f"postgres://{user}{password}@{host}:{port}"
-
-
 @pytest.fixture
-def pg_database():
-    """Makes throwaway PostgreSQL databases; drops them afterwards."""
-    server = postgres_url()
-    if server is None:
-        pytest.skip("PostgreSQL runs only (DATABASE_URL=postgres://…)")
-    import psycopg
-
-    created = []
-    admin = psycopg.connect(f"{server}/postgres", autocommit=True)
-
-    def make():
-        name = f"biji_backup_{uuid.uuid4().hex[:10]}"
-        admin.execute(f'CREATE DATABASE "{name}"')
-        created.append(name)
-        return f"{server}/{name}"
-
-    try:
-        yield make
-    finally:
-        for name in created:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.close()
+def pg_database(throwaway_postgresql):
+    """Makes throwaway PostgreSQL databases (dropped when the session ends: conftest.py)."""
+    return lambda: throwaway_postgresql("biji_backup")
 
 
 def round_trip(tmp_path, source_url, target_url):
@@ -183,7 +152,7 @@ def test_restore_refuses_a_database_with_content_unless_forced(tmp_path):
 
 def test_a_damaged_backup_is_refused_before_anything_is_touched(tmp_path):
     env = site_env(f"sqlite:///{tmp_path / 'a.sqlite3'}", tmp_path / "media")
-    manage(env, "migrate", "--noinput")
+    migrate(env)
     manage(env, "backup", str(tmp_path / "backup"))
     data = tmp_path / "backup" / "data.json"
     data.write_text(data.read_text().replace("biji-portable-1", "biji-portable-1 ", 1))
@@ -196,7 +165,7 @@ def test_a_damaged_backup_is_refused_before_anything_is_touched(tmp_path):
 
 def test_backup_needs_a_new_directory(tmp_path):
     env = site_env(f"sqlite:///{tmp_path / 'a.sqlite3'}", tmp_path / "media")
-    manage(env, "migrate", "--noinput")
+    migrate(env)
     (tmp_path / "backup").mkdir()
     (tmp_path / "backup" / "old").write_text("x")
     with pytest.raises(AssertionError, match="not empty"):

@@ -2,7 +2,11 @@
 lines than the author's are applied, overlapping ones are marked for a choice, and a choice
 puts back exactly the lines chosen. Pure functions: no database."""
 
+import pytest
+
 from blog.authoring.merge import marked_conflicts, merge, merge_token, resolve, two_way
+
+pytestmark = pytest.mark.backend_independent  # no database, no cache: tests/backend_guard.py
 
 BASE = "# 调度\n\n第一段。\n\n第二段。\n\n第三段。\n"
 TOKEN = merge_token("1796348387267304")

@@ -22,6 +22,7 @@ from blog.models import (
     TermUse,
 )
 from blog.ops.demo.loader import DemoError, parse_document, parse_published, read_glossary
+from tests.shared_data import module_data
 
 pytestmark = pytest.mark.django_db
 
@@ -71,9 +72,15 @@ def snapshot():
     }
 
 
-@pytest.fixture
-def demo():
+@module_data
+def demo_loaded():
+    """The demo blog, loaded once for the tests that read it (tests/shared_data.py)."""
     return load()
+
+
+@pytest.fixture
+def demo(demo_loaded):
+    return demo_loaded.copy()
 
 
 @pytest.mark.slow

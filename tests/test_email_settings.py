@@ -17,6 +17,8 @@ from config.email_url import email_settings, mail_domain
 from tests.processes import ROOT, manage, site_env
 from tests.smtp_server import free_port
 
+pytestmark = pytest.mark.backend_independent  # no database, no cache: tests/backend_guard.py
+
 SMTP = "django.core.mail.backends.smtp.EmailBackend"
 
 

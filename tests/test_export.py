@@ -11,13 +11,21 @@ from blog.ops.demo.loader import load_demo
 from blog.porting import frontmatter
 from blog.porting.export import export
 from blog.porting.formats import HEXO, JEKYLL
+from tests.shared_data import module_data
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def demo():
+@module_data
+def demo_loaded():
+    """The demo blog, loaded once for the module (tests/shared_data.py): each test's changes
+    are undone when it ends."""
     load_demo()
+
+
+@pytest.fixture
+def demo(demo_loaded):
+    pass
 
 
 def read(path):

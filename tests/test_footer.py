@@ -10,6 +10,7 @@ from bs4 import BeautifulSoup
 from django.core.management import call_command
 
 from blog.models import SiteSettings
+from tests.shared_data import module_data
 
 pytestmark = pytest.mark.django_db
 
@@ -31,9 +32,14 @@ def test_subscribe_leads_to_the_interface_languages_feed(client, url, language):
     assert "/feed/" in [a["href"] for a in others]  # both languages, still linked
 
 
-@pytest.fixture
-def demo(db):
+@module_data
+def demo_loaded():
+    """The demo blog, loaded once for the tests that read it (tests/shared_data.py)."""
     call_command("load_demo", stdout=StringIO())
+
+
+@pytest.fixture
+def demo(demo_loaded, db):
     return SiteSettings.load()
 
 

@@ -29,7 +29,7 @@ from blog.porting.formats import FORMATS, HEXO, HUGO, JEKYLL
 from blog.porting.run import import_markdown
 from tests.factories import author_with, make_note
 from tests.imports import site_folder
-from tests.processes import manage, site_env
+from tests.processes import manage, migrate, site_env
 
 pytestmark = pytest.mark.django_db
 
@@ -356,7 +356,7 @@ def terms_in(env):
 def test_terms_survive_a_backup_and_restore(tmp_path):
     source = site_env(f"sqlite:///{tmp_path / 'a.sqlite3'}", tmp_path / "media-a")
     target = site_env(f"sqlite:///{tmp_path / 'b.sqlite3'}", tmp_path / "media-b")
-    manage(source, "migrate", "--noinput")
+    migrate(source)
     manage(source, "load_demo")
     before = terms_in(source)
     assert len(before["terms"]) >= 20 and before["uses"]

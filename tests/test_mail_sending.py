@@ -18,7 +18,7 @@ from blog.models import Delivery, DeliveryState, Status, SubscriberState, Wants
 from tests import smtp_server as smtp
 from tests.factories import make_note
 from tests.mail_data import make_subscriber, retries_due, send_queued
-from tests.processes import ROOT, manage, site_env
+from tests.processes import ROOT, manage, migrate, site_env
 from tests.smtp_server import free_port
 from tests.test_background_runner import postgres_database  # noqa: F401 (a fixture)
 
@@ -165,7 +165,7 @@ def killed_mid_send_loses_nothing(tmp_path, env, smtp_server):
     smtp_server.delay = 0.1  # a slow server: the batch takes four seconds
     env = {**env, "EMAIL_URL": smtp_server.email_url, "BIJI_MAIL_RATE": "0"}
     env["SITE_URL"] = "https://blog.example"
-    manage(env, "migrate", "--noinput")
+    migrate(env)
     assert manage(env, "shell", "-v", "0", "-c", SETUP).strip() == str(SUBSCRIBERS)
     worker = subprocess.Popen(
         [sys.executable, "manage.py", "db_worker", "--no-startup-delay", "--interval", "0.1"],

@@ -10,6 +10,8 @@ from bs4 import BeautifulSoup
 
 from blog.rendering import Rendered, render_markdown, render_preview
 
+pytestmark = pytest.mark.backend_independent  # no database, no cache: tests/backend_guard.py
+
 
 def soup(html):
     return BeautifulSoup(html, "html.parser")

@@ -14,7 +14,7 @@ import stat
 
 import pytest
 
-from tests.processes import manage, site_env
+from tests.processes import manage, migrate, site_env
 
 pytestmark = pytest.mark.slow
 
@@ -26,7 +26,7 @@ def real_backup(tmp_path_factory):
     """A backup of a migrated site with one media file and a superuser."""
     base = tmp_path_factory.mktemp("source")
     env = site_env(f"sqlite:///{base / 'source.sqlite3'}", base / "media")
-    manage(env, "migrate", "--noinput")
+    migrate(env)
     (base / "media" / "covers").mkdir(parents=True)
     (base / "media" / "covers" / "cover.png").write_bytes(b"\x89PNG not really an image")
     manage(env, "shell", "-c", CREATE_USER % {"name": "author", "staff": True, "superuser": True})

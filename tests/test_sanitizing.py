@@ -8,6 +8,8 @@ import pytest
 from blog.rendering import render_markdown
 from blog.rendering.sanitizer import ALLOWED_CLASSES, sanitize_html
 
+pytestmark = pytest.mark.backend_independent  # no database, no cache: tests/backend_guard.py
+
 FORBIDDEN_TAGS = {
     "script", "style", "iframe", "frame", "object", "embed", "applet", "svg", "form", "button",
     "textarea", "select", "option", "base", "meta", "link", "template", "noscript", "maction",

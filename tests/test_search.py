@@ -10,6 +10,7 @@ import pytest
 import time_machine
 from bs4 import BeautifulSoup
 from django.db import connection
+from django.test import TestCase
 from django.utils import timezone
 
 from blog.models import Note, Status
@@ -18,6 +19,7 @@ from blog.search.highlight import snippet
 from blog.search.index import rebuild
 from blog.search.text import MAX_QUERY_CHARS, parse_query
 from tests.factories import make_draft, make_note, make_scheduled, make_series, make_tag
+from tests.shared_data import module_data
 
 pytestmark = pytest.mark.django_db
 
@@ -44,10 +46,18 @@ def found(client, q, path="/search/", **params):
     return [note.slug for note in response.context["results"]]
 
 
+@module_data
+def gpu_notes():
+    """Two published notes, indexed (after-commit work run, as ``publish`` runs it); written
+    once for the module, each test's changes undone when it ends (tests/shared_data.py)."""
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        make_note(slug="other", title="Essay", body="A quiet walk by the sea. 海边散步。")
+        return make_note(slug="gpu", title="GPU 笔记", body=GPU_BODY)
+
+
 @pytest.fixture
-def gpu_note(publish):
-    publish(slug="other", title="Essay", body="A quiet walk by the sea. 海边散步。")
-    return publish(slug="gpu", title="GPU 笔记", body=GPU_BODY)
+def gpu_note(gpu_notes, db):
+    return gpu_notes.copy()
 
 
 @pytest.mark.parametrize("q", ["调", "调度", "算子", "并行计算", "调度器", "访存"])

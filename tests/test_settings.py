@@ -8,6 +8,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+# Settings read in a process of the test's own, from variables the test sets, none from the
+# run's database or cache (tests/backend_guard.py): not run again on PostgreSQL.
+backend_independent = pytest.mark.backend_independent
 
 
 def run_manage(*args, env):
@@ -39,6 +42,7 @@ def settings_value(expression, env):
     return result.stdout.strip()
 
 
+@backend_independent
 def test_debug_is_off_by_default():
     key = {"DJANGO_SECRET_KEY": "test-only"}
     assert settings_value("settings.DEBUG", key) == "False"
@@ -64,6 +68,7 @@ def test_check_deploy_is_clean_with_production_settings(tmp_path):
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+@backend_independent
 @pytest.mark.slow
 def test_database_url_selects_postgresql_and_redis_url_the_redis_cache():
     code = (
@@ -91,6 +96,7 @@ def test_database_url_selects_postgresql_and_redis_url_the_redis_cache():
     ], result.stderr
 
 
+@backend_independent
 def test_the_embedded_cache_holds_a_whole_blog_and_its_bound_is_a_setting():
     """Without REDIS_URL, each worker's memory cache holds 20,000 entries (Django's default of
     300 held a few pages of a blog of a few hundred notes); BIJI_CACHE_MAX_ENTRIES sets it."""

@@ -8,7 +8,7 @@ import urllib.request
 import pytest
 
 from tests import processes
-from tests.processes import BIN, ROOT, manage
+from tests.processes import BIN, ROOT, manage, migrate
 from tests.redis_server import free_port
 
 
@@ -50,7 +50,7 @@ def fetch(port, path="/"):
 @pytest.mark.skipif(not (BIN / "gunicorn").exists(), reason="gunicorn is not installed")
 @pytest.mark.slow
 def test_two_workers_see_an_edit_at_once(site_env):
-    manage(site_env, "migrate", "--noinput")
+    migrate(site_env)
     shell(
         site_env,
         "from blog.models import SiteSettings; SiteSettings.objects.create(title='Old title')",

@@ -7,6 +7,8 @@ from django.utils import translation
 
 from blog.text.slug_urls import slug_path
 
+pytestmark = pytest.mark.backend_independent  # no database, no cache: tests/backend_guard.py
+
 VIEWS = ["blog:note-detail", "blog:tag-detail", "blog:series-detail", "blog:page-detail"]
 
 

@@ -7,6 +7,8 @@ import pytest
 
 from blog.text.slugs import PROPOSED_SLUG_LENGTH, proposed_slug
 
+pytestmark = pytest.mark.backend_independent  # no database, no cache: tests/backend_guard.py
+
 
 @pytest.mark.parametrize(
     ("title", "slug"),

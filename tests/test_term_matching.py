@@ -4,10 +4,13 @@ links or headings, and leaves every other byte of the HTML as it was."""
 
 import re
 
+import pytest
 from bs4 import BeautifulSoup
 
 from blog.rendering import render_markdown
 from blog.rendering.terms import TermEntry, TermMatcher, tip_html
+
+pytestmark = pytest.mark.backend_independent  # no database, no cache: tests/backend_guard.py
 
 
 def entry(slug, *forms, tip="", lang="en"):

@@ -2,7 +2,11 @@
 in order within a section; where the two versions do not match block for block, the blocks
 are left unmatched instead of being set beside the wrong ones."""
 
+import pytest
+
 from blog.text.alignment import ParallelBlock, Row, align, from_stored, passages
+
+pytestmark = pytest.mark.backend_independent  # no database, no cache: tests/backend_guard.py
 
 
 def h(level, name):

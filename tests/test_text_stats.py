@@ -5,6 +5,8 @@ import pytest
 from blog.rendering import render_markdown
 from blog.text.stats import count_han_and_latin, make_excerpt, reading_minutes
 
+pytestmark = pytest.mark.backend_independent  # no database, no cache: tests/backend_guard.py
+
 ZH_SENTENCE = "并行计算是指同时使用多种计算资源解决计算问题的过程，是提高计算速度的一种有效手段。"
 # Repeated, one long sentence: an excerpt of whole sentences has to cut it.
 ZH_CLAUSE = ZH_SENTENCE.replace("。", "，")

@@ -23,6 +23,8 @@ from blog.text.blocks import (
     table_rows,
 )
 
+pytestmark = pytest.mark.backend_independent  # no database, no cache: tests/backend_guard.py
+
 DEMO_NOTES = sorted((Path(__file__).parent.parent / "blog" / "ops" / "demo" / "notes").glob("*.md"))
 
 # A note as the author writes them: Chinese prose with English terms and everything the

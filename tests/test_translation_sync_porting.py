@@ -20,7 +20,7 @@ from blog.porting.formats import FORMATS, HUGO
 from blog.porting.report_keys import explain_front_matter
 from blog.porting.run import import_markdown
 from tests.factories import make_note
-from tests.processes import manage, site_env
+from tests.processes import manage, migrate, site_env
 
 pytestmark = pytest.mark.django_db
 
@@ -299,7 +299,7 @@ for note in with_behind(Note.objects.order_by("slug")):
 def test_a_note_behind_before_a_backup_is_behind_after_the_restore(tmp_path):
     source = site_env(f"sqlite:///{tmp_path / 'a.sqlite3'}", tmp_path / "media-a")
     target = site_env(f"sqlite:///{tmp_path / 'b.sqlite3'}", tmp_path / "media-b")
-    manage(source, "migrate", "--noinput")
+    migrate(source)
     manage(source, "shell", "-c", SEED)
     before = manage(source, "shell", "-c", STATE)
     assert "cuda-warp-scheduling-en True " in before

@@ -378,6 +378,10 @@ BIJI_PAGE_SHARED_MAX_AGE = int(env("BIJI_PAGE_SHARED_MAX_AGE", str(BIJI_PAGE_MAX
 # How long the shared page cache keeps an anonymous page (keys follow the content version, so
 # an edit never waits for this); 0 turns the page cache off (conditional GETs still work).
 BIJI_PAGE_CACHE_SECONDS = int(env("BIJI_PAGE_CACHE_SECONDS", "86400"))
+# With a shared cache (Redis): how many pages each worker also keeps in its own memory, checked
+# against the database like any kept page (blog/caching/near.py); 0 turns it off. A page is
+# 5-30 KB, so 500 is at most ~15 MB a worker.
+BIJI_NEAR_PAGES = int(env("BIJI_NEAR_PAGES", "500"))
 # Feeds may be kept this long by browsers and feed readers (seconds).
 BIJI_FEED_MAX_AGE = int(env("BIJI_FEED_MAX_AGE", "600"))
 # Atom entry ids are tag: URIs on this authority (a host name), so that they survive the blog

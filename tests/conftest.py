@@ -11,6 +11,7 @@ from django.test import override_settings
 from django.utils import translation
 
 from blog.caching import author as author_marker
+from blog.caching import near
 from blog.caching import store as safe_cache
 from tests import backend_guard, shared_data
 from tests.factories import make_staff
@@ -37,8 +38,10 @@ def clear_test_cache():
 
     On Redis, delete the keys under the session's prefix (all writes go to the first server
     of ``LOCATION``, so that is where to look); a cache a test configured with a prefix of
-    its own is left to that test. Other backends (local memory, per process) are cleared.
+    its own is left to that test. Other backends (local memory, per process) are cleared, and
+    so are the worker's own copies of pages kept in front of Redis (blog/caching/near.py).
     """
+    near.clear()
     for alias in django_settings.CACHES:
         backend = caches[alias]
         if isinstance(backend, RedisCache):

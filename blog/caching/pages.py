@@ -17,7 +17,8 @@ login; a made-up session cookie does not count) — it:
    if it has not moved since, the page is served. If it has, a second query reads the versions
    of the page's parts, and the page is served if none moved and no scheduled note came due
    (and kept as checked at the new state). So an edit re-renders the pages that show what it
-   changed, and no other;
+   changed, and no other. With a shared cache (Redis), each worker first looks at its own
+   copies of the pages it served last (:mod:`blog.caching.near`), checked the same way;
 3. derives the validators (:mod:`blog.caching.validators`): a weak ETag from those versions,
    the URL and the language, and ``Last-Modified`` once the second of the last change is over,
    and answers an ``If-None-Match`` that names the ETag with ``304 Not Modified`` at once (the
@@ -60,7 +61,7 @@ from django.urls import Resolver404, get_resolver, get_urlconf
 from django.utils import translation
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 
-from blog.caching import author, canonical, parts, release, store, validators, version
+from blog.caching import author, canonical, near, parts, release, store, validators, version
 from blog.caching.encoding import accepts_gzip
 
 # Views whose response depends on the content version, the URL and the language only.
@@ -216,9 +217,8 @@ class PageCacheMiddleware:
                 if not_modified := self.not_modified(request, match, state, held, modified):
                     return not_modified
         key = cache_key(request, language)
-        entry = store.get(key)
         known = {}
-        if entry is not None:
+        for entry in self.copies(key, seconds):
             state = version.current()  # one short query
             if entry.made_at == state.key:
                 return self.kept(request, match, entry, state, language)
@@ -226,7 +226,9 @@ class PageCacheMiddleware:
             state, known = version.current_with_parts(entry.versions)
             if entry.is_current(state, known):
                 # Kept as checked at this state: the next hit is one short query again.
-                store.set(key, replace(entry, made_at=state.key), seconds)
+                entry = replace(entry, made_at=state.key)
+                store.set(key, entry, seconds)
+                near.put(key, entry, seconds)
                 return self.kept(request, match, entry, state, language)
 
         state = version.current()  # before the view reads anything (see below)
@@ -246,8 +248,25 @@ class PageCacheMiddleware:
         ):
             entry = Entry(after.schedule_key, versions, etag, _freeze(response), after.key)
             store.set(key, entry, seconds)
+            near.put(key, entry, seconds)
         response.headers[HEADER] = "miss"
         return validators.evaluate(request, response, etag, modified)
+
+    @staticmethod
+    def copies(key, seconds):
+        """The kept entries of a page, as they are asked for: this worker's own copy
+        (:mod:`blog.caching.near`), then the shared cache's when that differs (another worker
+        may have checked or rendered the page again since), which becomes this worker's."""
+        mine = near.get(key)
+        if mine is not None:
+            yield mine
+        shared = store.get(key)
+        if shared is None or (
+            mine is not None and (shared.etag, shared.made_at) == (mine.etag, mine.made_at)
+        ):
+            return
+        near.put(key, shared, seconds)
+        yield shared
 
     @staticmethod
     def versions_shown(state, names, known):

@@ -3,8 +3,9 @@
 A busy browser may paint a page it has only half parsed, and paint again as the rest comes:
 whatever the second paint moves is a layout shift the reader sees (and Lighthouse counts).
 On a phone the header's tools sit at the right edge, so each tool arriving pushed the ones
-before it to the left; theme.js holds the first paint until the header is whole
-(``<link rel="expect" href="#main" blocking="render">``). The renderer is slowed twentyfold
+before it to the left, and a list's line moved as its last link's text came; theme.js holds
+the first paint until the page is whole (``<link rel="expect" href="#site-footer"
+blocking="render">``). The renderer is slowed twentyfold
 (Chromium's CPU throttling), which makes such paints happen on any machine rather than only
 on a loaded one.
 """

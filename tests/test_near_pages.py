@@ -132,3 +132,12 @@ def test_a_copy_is_served_while_redis_is_down_only_if_current(
     response = client.get(url)
     assert response[HEADER] == "miss"
     assert "Written while Redis was down." in response.content.decode()
+
+
+def test_nothing_is_kept_while_redis_is_down(client, shared_cache, note):
+    """The copies mirror Redis: a page first asked for during an outage renders every time."""
+    shared_cache.stop()
+    store.reset()
+    for _ in range(2):
+        assert client.get(note.get_absolute_url())[HEADER] == "miss"
+    assert len(near._copies) == 0

@@ -13,6 +13,11 @@ query every page costs anyway) before serving it, from here or from the shared c
 A copy here can only be older than the shared one, since another worker may have checked or
 replaced that since: the middleware then asks the shared cache before rendering anything.
 
+The copies mirror what the shared cache holds: a page is copied when it is read from there or
+stored there, never when storing it failed. So while Redis is unreachable nothing new is kept
+and a page renders on every request, as without copies (an outage is a miss); a copy made
+before the outage is still served while the database says it is current.
+
 Off where the cache is already each worker's memory (the embedded default) or keeps nothing
 (Django's dummy cache).
 """

@@ -227,8 +227,8 @@ class PageCacheMiddleware:
             if entry.is_current(state, known):
                 # Kept as checked at this state: the next hit is one short query again.
                 entry = replace(entry, made_at=state.key)
-                store.set(key, entry, seconds)
-                near.put(key, entry, seconds)
+                if store.set(key, entry, seconds):
+                    near.put(key, entry, seconds)
                 return self.kept(request, match, entry, state, language)
 
         state = version.current()  # before the view reads anything (see below)
@@ -247,8 +247,8 @@ class PageCacheMiddleware:
             and storable(request, response, match)
         ):
             entry = Entry(after.schedule_key, versions, etag, _freeze(response), after.key)
-            store.set(key, entry, seconds)
-            near.put(key, entry, seconds)
+            if store.set(key, entry, seconds):
+                near.put(key, entry, seconds)
         response.headers[HEADER] = "miss"
         return validators.evaluate(request, response, etag, modified)
 

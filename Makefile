@@ -169,7 +169,7 @@ test: setup browser-deps services lint
 		POSTGRES_MARKS="not browser and not backend_independent"
 	@$(MAKE) --no-print-directory test-lighthouse
 
-# The inner loop, about a minute: lint and the non-browser tests not marked `slow`, on SQLite.
+# The inner loop, under two minutes: lint and the non-browser tests not marked `slow`, on SQLite.
 # `make test` runs the slow ones too.
 check: lint
 	@echo "== fast non-browser tests on SQLite, $(JOBS) workers (make test runs the slow ones too) =="

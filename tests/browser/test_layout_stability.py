@@ -8,6 +8,12 @@ the first paint until the page is whole (``<link rel="expect" href="#site-footer
 blocking="render">``). The renderer is slowed twentyfold
 (Chromium's CPU throttling), which makes such paints happen on any machine rather than only
 on a loaded one.
+
+The footer is left out: with the renderer that starved (twentyfold and more, beside a test
+run), its subscribe line was seen to move down 2 px after the whole page had been parsed (the
+line above it, with the author's Chinese name, growing when its glyphs' font was settled; a
+layout shift of 0.003, where 0.1 is "good"). That is not the page arriving in parts, which is
+what this checks.
 """
 
 import pytest
@@ -17,15 +23,20 @@ pytestmark = pytest.mark.browser
 PHONE = {"width": 390, "height": 844}
 SLOWER = 20  # Chromium's CPU throttling rate: a slow phone, or a fast one under load
 
-# Every shift after the page starts, with what moved and from where to where.
+# Every shift after the page starts but the footer's, with what moved and from where to where.
 SHIFTS = """
 window.__shifts = [];
 new PerformanceObserver(list => {
   for (const entry of list.getEntries()) {
     if (entry.hadRecentInput) continue;
+    const moved = (entry.sources || []).filter(s => {
+      const element = s.node && (s.node.closest ? s.node : s.node.parentElement);
+      return !(element && element.closest("footer"));
+    });
+    if (entry.sources && entry.sources.length && !moved.length) continue;
     window.__shifts.push({
       value: entry.value,
-      moved: (entry.sources || []).map(s => ({
+      moved: moved.map(s => ({
         node: s.node ? (s.node.className || s.node.nodeName) : "?",
         from: [s.previousRect.x, s.previousRect.y, s.previousRect.width],
         to: [s.currentRect.x, s.currentRect.y, s.currentRect.width],

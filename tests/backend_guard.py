@@ -53,45 +53,25 @@ class UnusedCache(BaseCache):
     def __init__(self, location, params):
         super().__init__(params)
 
-    def _refuse(self, operation, *args, **kwargs):
+
+# Every operation of Django's cache API (the async ones call these).
+OPERATIONS = (
+    "add", "get", "set", "touch", "delete", "get_many", "set_many", "delete_many", "has_key",
+    "incr", "decr", "clear",
+)  # fmt: skip
+
+
+def _refusing(operation):
+    def refuse(self, *args, **kwargs):
         UnusedCache.calls.append(operation)
         raise AssertionError(f"cache.{operation}() in a test marked {MARKER}: remove the mark")
 
-    def add(self, *args, **kwargs):
-        return self._refuse("add")
+    refuse.__name__ = operation
+    return refuse
 
-    def get(self, *args, **kwargs):
-        return self._refuse("get")
 
-    def set(self, *args, **kwargs):
-        return self._refuse("set")
-
-    def touch(self, *args, **kwargs):
-        return self._refuse("touch")
-
-    def delete(self, *args, **kwargs):
-        return self._refuse("delete")
-
-    def get_many(self, *args, **kwargs):
-        return self._refuse("get_many")
-
-    def set_many(self, *args, **kwargs):
-        return self._refuse("set_many")
-
-    def delete_many(self, *args, **kwargs):
-        return self._refuse("delete_many")
-
-    def has_key(self, *args, **kwargs):
-        return self._refuse("has_key")
-
-    def incr(self, *args, **kwargs):
-        return self._refuse("incr")
-
-    def decr(self, *args, **kwargs):
-        return self._refuse("decr")
-
-    def clear(self):
-        return self._refuse("clear")
+for _operation in OPERATIONS:
+    setattr(UnusedCache, _operation, _refusing(_operation))
 
 
 def guard_caches(settings):

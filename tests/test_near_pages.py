@@ -51,9 +51,24 @@ def page_reads(keys):
     return [key for key in keys if key.startswith("page:")]
 
 
-def committed(django_capture_on_commit_callbacks):
-    """Changes inside the block commit, as the admin's do: the version moves after them."""
-    return django_capture_on_commit_callbacks(execute=True)
+@pytest.fixture
+def rewrite(note, django_capture_on_commit_callbacks):
+    """``rewrite(body)`` saves the note with a new body and commits, as the admin does: the
+    content version moves after it."""
+
+    def rewrite(body):
+        with django_capture_on_commit_callbacks(execute=True):
+            note.body = body
+            note.save()
+
+    return rewrite
+
+
+def rendered_again(client, url):
+    """The page's text, asserting it was rendered for this request rather than kept."""
+    response = client.get(url)
+    assert response[HEADER] == "miss"
+    return response.content.decode()
 
 
 def test_a_page_served_again_is_not_read_from_redis(client, shared_cache, note, redis_reads):
@@ -67,32 +82,26 @@ def test_a_page_served_again_is_not_read_from_redis(client, shared_cache, note, 
     assert page_reads(redis_reads) == []
 
 
-def test_an_edit_shows_at_once(client, shared_cache, note, django_capture_on_commit_callbacks):
+def test_an_edit_shows_at_once(client, shared_cache, note, rewrite):
     url = note.get_absolute_url()
     client.get(url)
     assert client.get(url)[HEADER] == "hit"
-    with committed(django_capture_on_commit_callbacks):
-        note.body = "Second version."
-        note.save()
-    response = client.get(url)
-    assert response[HEADER] == "miss"
-    assert "Second version." in response.content.decode()
+    rewrite("Second version.")
+    assert "Second version." in rendered_again(client, url)
     assert client.get(url)[HEADER] == "hit"
 
 
 def test_a_page_another_worker_rendered_again_is_taken_from_redis(
-    client, shared_cache, note, django_capture_on_commit_callbacks
+    client, shared_cache, note, rewrite
 ):
     """This worker's copy is older than the edit; another worker already rendered the page
     again and put it in Redis: this worker serves that one instead of rendering it too."""
     url = note.get_absolute_url()
     client.get(url)
     [(key, mine)] = [(key, near.get(key)) for key in list(near._copies)]
-    with committed(django_capture_on_commit_callbacks):
-        note.body = "Second version."
-        note.save()
+    rewrite("Second version.")
     near.clear()  # "another worker": no copy of its own
-    assert client.get(url)[HEADER] == "miss"  # it renders the page and puts it in Redis
+    assert "Second version." in rendered_again(client, url)  # it renders it, puts it in Redis
     near.put(key, mine, 60)  # back to this worker, which still holds the old copy
     response = client.get(url)
     assert response[HEADER] == "hit"
@@ -116,9 +125,7 @@ def test_the_embedded_cache_keeps_no_second_copy(client, note, settings):
     assert len(near._copies) == 0
 
 
-def test_a_copy_is_served_while_redis_is_down_only_if_current(
-    client, shared_cache, note, django_capture_on_commit_callbacks
-):
+def test_a_copy_is_served_while_redis_is_down_only_if_current(client, shared_cache, note, rewrite):
     """An outage costs speed, not freshness: the worker's copy is still checked against the
     database, so an edit made during the outage shows at once."""
     url = note.get_absolute_url()
@@ -126,12 +133,8 @@ def test_a_copy_is_served_while_redis_is_down_only_if_current(
     shared_cache.stop()
     store.reset()
     assert client.get(url)[HEADER] == "hit"
-    with committed(django_capture_on_commit_callbacks):
-        note.body = "Written while Redis was down."
-        note.save()
-    response = client.get(url)
-    assert response[HEADER] == "miss"
-    assert "Written while Redis was down." in response.content.decode()
+    rewrite("Written while Redis was down.")
+    assert "Written while Redis was down." in rendered_again(client, url)
 
 
 def test_nothing_is_kept_while_redis_is_down(client, shared_cache, note):

@@ -72,14 +72,15 @@ SAME_ON_EVERY_DATABASE := \
 	tests/test_email_settings.py::test_the_environment_sets_the_sites_email_at_start \
 	tests/test_email_settings.py::test_the_mail_sink_keeps_every_message_in_a_file \
 	tests/test_glossary_porting.py::test_terms_survive_a_backup_and_restore \
-	tests/test_translation_sync_porting.py::test_a_note_behind_before_a_backup_is_behind_after_the_restore
+	tests/test_translation_sync_porting.py::test_a_note_behind_before_a_backup_is_behind_after_the_restore \
+	tests/test_save_stalls_nobody.py
 # Tests that touch neither the database nor the cache (checked while they run:
 # tests/backend_guard.py) run in `make test`'s SQLite run only.
 POSTGRES_MARKS ?= not browser
 
 .PHONY: run serve superuser setup demo test check test-sqlite coverage test-postgres test-browser \
 	test-browser-pages test-lighthouse test-processes lint format browser-deps services messages bench \
-	bench-pages bench-mechanisms bench-traffic bench-images bench-mail soak clean lock
+	bench-pages bench-mechanisms bench-traffic bench-images bench-mail bench-render soak clean lock
 
 $(VENV)/.installed: requirements-dev.lock pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -262,6 +263,12 @@ bench-mail: setup
 		MEDIA_ROOT=/tmp/biji-mail-bench-media DJANGO_SECRET_KEY=bench-only \
 		DJANGO_ALLOWED_HOSTS=127.0.0.1,localhost DJANGO_LOG_LEVEL=ERROR \
 		SITE_URL=https://blog.example $(PY) -m benchmarks mail $(BENCH_ARGS)
+
+# The renderer on the pathological corpus (benchmarks/render_corpus.py) and on realistic notes of
+# 20 KB to 1 MB: each text's outcome within the render bounds and its time (benchmarks/render.py).
+bench-render: setup
+	env -u REDIS_URL DJANGO_SECRET_KEY=bench-only DJANGO_LOG_LEVEL=ERROR \
+		$(PY) -m benchmarks render $(BENCH_ARGS)
 
 # Load and faults: gunicorn x3 and wrk at 64 connections while a worker is killed, the cache
 # server stops and starts, and 20 threads save notes. SOAK_SECONDS=60 by default. Then an

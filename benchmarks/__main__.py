@@ -1,5 +1,5 @@
-"""``python -m benchmarks pages|mechanisms|search|traffic|stores|images|mail [options]``: run a
-benchmark with the project's settings."""
+"""``python -m benchmarks pages|mechanisms|search|traffic|stores|images|mail|render [options]``:
+run a benchmark with the project's settings."""
 
 import os
 import sys
@@ -12,6 +12,7 @@ COMMANDS = {
     "stores": "benchmarks.stores",
     "images": "benchmarks.images",
     "mail": "benchmarks.mail",
+    "render": "benchmarks.render",
 }
 
 

@@ -42,6 +42,7 @@ from blog.authoring.note_emails import (
     test_email_view,
     with_delivery_counts,
 )
+from blog.authoring.render_ahead import RendersAheadAdminMixin
 from blog.authoring.series_positions import position_proposal_view
 from blog.authoring.tag_input import new_tags_without_english_name
 from blog.authoring.term_check_view import term_check_view
@@ -76,9 +77,9 @@ from blog.models.translation_sync import (
     is_original_of,
     with_behind,
 )
-from blog.models.translations import save_note
+from blog.models.translations import render_ahead_as_pair, save_note
 from blog.porting.admin_views import ImportRunAdmin, import_markdown_view
-from blog.rendering import render_preview
+from blog.rendering import RenderRefused, render_preview
 from blog.text.bilingual import contents_title, html_lang
 from blog.text.cjk import has_cjk
 from blog.text.site_url import absolute_url
@@ -223,7 +224,7 @@ def term_warnings_line(note):
 
 
 @admin.register(Note)
-class NoteAdmin(RevisionAdminMixin, admin.ModelAdmin):
+class NoteAdmin(RendersAheadAdminMixin, RevisionAdminMixin, admin.ModelAdmin):
     form = NoteForm
     formfield_overrides = {**MARKDOWN_EDITOR, **HTTPS_URLS}
     Media = AuthorDeskMedia
@@ -369,6 +370,11 @@ class NoteAdmin(RevisionAdminMixin, admin.ModelAdmin):
         fields = list(options["fields"])
         fields.insert(fields.index("body") + 1, NoteForm.sync_fields)
         return [(name, {**options, "fields": fields}), *others]
+
+    def render_related_ahead(self, instance):
+        partner = instance.translation if instance.translation_id else None
+        if partner is not None:
+            render_ahead_as_pair(partner)
 
     def save_model(self, request, obj, form, change):
         # The blocks the note had before this save: what the other note was in line with.
@@ -618,7 +624,12 @@ class NoteAdmin(RevisionAdminMixin, admin.ModelAdmin):
         language = request.POST.get("language") or Language.CHINESE
         if language not in Language.values:
             language = Language.CHINESE
-        html = render_preview(request.POST.get("content", ""), contents_title(language))
+        try:
+            html = render_preview(request.POST.get("content", ""), contents_title(language))
+        except RenderRefused as refusal:  # the editor shows why; the last preview stays
+            response = JsonResponse({"error": str(refusal)}, status=422)
+            add_never_cache_headers(response)
+            return response
         if request.POST.get("marks_terms") == "1":
             html = mark_terms(html, language)[0].html
         html = with_pictures(html).html  # stored images as the page will show them
@@ -688,7 +699,7 @@ class SeriesNoteInline(admin.TabularInline):
 
 
 @admin.register(Series)
-class SeriesAdmin(admin.ModelAdmin):
+class SeriesAdmin(RendersAheadAdminMixin, admin.ModelAdmin):
     formfield_overrides = MARKDOWN_EDITOR
     list_display = ["title_zh", "title_en", "slug", "note_count"]
     search_fields = ["title_zh", "title_en", "slug"]
@@ -753,7 +764,7 @@ class TagAdmin(admin.ModelAdmin):
 
 
 @admin.register(Page)
-class PageAdmin(RevisionAdminMixin, admin.ModelAdmin):
+class PageAdmin(RendersAheadAdminMixin, RevisionAdminMixin, admin.ModelAdmin):
     form = PageForm
     formfield_overrides = MARKDOWN_EDITOR
     Media = AuthorDeskMedia
@@ -783,7 +794,7 @@ class DefinitionEditorWidget(MarkdownEditorWidget):
 
 
 @admin.register(Term)
-class TermAdmin(RevisionAdminMixin, admin.ModelAdmin):
+class TermAdmin(RendersAheadAdminMixin, RevisionAdminMixin, admin.ModelAdmin):
     """The glossary: each term's forms in both languages, its definitions in the notes'
     editor with a preview, the notes that explain it; revisions as for notes."""
 
@@ -830,7 +841,7 @@ class NavigationLinkInline(admin.TabularInline):
 
 
 @admin.register(SiteSettings)
-class SiteSettingsAdmin(admin.ModelAdmin):
+class SiteSettingsAdmin(RendersAheadAdminMixin, admin.ModelAdmin):
     """One row: the list page goes straight to it, and it can be neither added twice nor
     deleted."""
 

@@ -22,7 +22,14 @@ from django.utils.translation import gettext as _
 from blog.authoring.changes import change_message, describe, with_labels
 from blog.authoring.conflicts import VERSION_FIELD, text_diff
 from blog.models import Note, Page, Term
-from blog.models.revisions import local_date, recording, restore, version_of, versions_of
+from blog.models.revisions import (
+    local_date,
+    recording,
+    render_version_ahead,
+    restore,
+    version_of,
+    versions_of,
+)
 from blog.text.bilingual import in_interface_language
 
 DIFFED_FIELDS = {
@@ -233,6 +240,10 @@ class RevisionAdminMixin:
         if request.method == "POST":
             if not self.has_change_permission(request, obj):
                 raise PermissionDenied
+            refused = render_version_ahead(obj, version)
+            if refused is not None:
+                self.message_user(request, refused, messages.ERROR)
+                return HttpResponseRedirect(request.path)
             with transaction.atomic():
                 current = type(obj)._default_manager.select_for_update().get(pk=obj.pk)
                 if request.POST.get(VERSION_FIELD) != version_of(current):

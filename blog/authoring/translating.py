@@ -17,7 +17,12 @@ from django.utils.translation import gettext as _
 
 from blog.models import Language
 from blog.models.revisions import recording
-from blog.models.translation_drafts import OTHER_LANGUAGE, TranslationExists, start_translation
+from blog.models.translation_drafts import (
+    OTHER_LANGUAGE,
+    TranslationExists,
+    render_translation_ahead,
+    start_translation,
+)
 
 
 def _change_url(note):
@@ -59,6 +64,7 @@ def start_translation_view(model_admin, request, object_id):
     if not may_start_translation(model_admin, request, note):
         raise PermissionDenied
     comment = _("Started as a translation of “%(title)s”.") % {"title": note.title}
+    render_translation_ahead(note)  # before the transaction: it holds only the writes
     try:
         # Manual: the draft joins the revision with its tags, set after its save.
         with recording(request.user, comment, manual=True):

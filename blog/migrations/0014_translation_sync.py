@@ -25,7 +25,11 @@ def hash_and_pair(apps, schema_editor):
             continue
         note.synced_hashes, other.synced_hashes = other.block_hashes, note.block_hashes
         for version in (note, other):
-            version.parallel_blocks = render_blocks(version.body, contents_title(version.language))
+            try:
+                blocks = render_blocks(version.body, contents_title(version.language))
+            except ValueError:  # refused by the render bounds: its next save renders them
+                blocks = []
+            version.parallel_blocks = blocks
     rows.bulk_update(
         notes.values(),
         ["block_hashes", "text_changed_at", "synced_hashes", "parallel_blocks"],

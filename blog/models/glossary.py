@@ -19,7 +19,6 @@ from markdownx.models import MarkdownxField
 
 from blog.models.notes import Language, Note
 from blog.models.rendered import RenderedMarkdownMixin
-from blog.rendering import render_markdown
 from blog.text.slugs import ascii_slug, unique_slug
 
 # Variants are typed one per line; commas and the Chinese list marks separate them too.
@@ -111,8 +110,8 @@ class Term(RenderedMarkdownMixin, models.Model):
         self.english, self.chinese = " ".join(self.english.split()), " ".join(self.chinese.split())
 
     def fill_derived_fields(self):
-        self.definition_en_html = render_markdown(self.definition_en, "Contents").html
-        self.definition_zh_html = render_markdown(self.definition_zh, "目录").html
+        self.definition_en_html = self.render_field("definition_en", "Contents").html
+        self.definition_zh_html = self.render_field("definition_zh", "目录").html
 
     def name(self, language):
         """The term as text in ``language`` reads it: its form there, else the other."""

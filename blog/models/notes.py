@@ -10,7 +10,6 @@ from markdownx.models import MarkdownxField
 from blog.models.images import with_pictures
 from blog.models.rendered import RenderedMarkdownMixin
 from blog.models.taxonomy import BilingualTaggableManager, TaggedNote
-from blog.rendering import render_blocks, render_markdown
 from blog.text.bilingual import contents_title
 from blog.text.blocks import block_hashes
 from blog.text.date_range import ORIGINAL, PUBLICATION
@@ -401,10 +400,12 @@ class Note(RenderedMarkdownMixin, models.Model):
         )
 
     def fill_derived_fields(self):
-        rendered = render_markdown(self.body, contents_title(self.language))
+        rendered = self.render_field("body", contents_title(self.language))
         # Only a note with a translation is read in parallel (linking one renders it again).
         self.parallel_blocks = (
-            render_blocks(self.body, contents_title(self.language)) if self.has_pair() else []
+            self.render_field_blocks("body", contents_title(self.language))
+            if self.has_pair()
+            else []
         )
         # Stored images as <picture>s, the cover as the page shows it (blog.models.images).
         self.body_html, self.cover_html = with_pictures(

@@ -25,6 +25,7 @@ Bulk actions and imports record revisions with :func:`recording`::
         note.save()
 """
 
+import copy
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 
@@ -38,6 +39,7 @@ from blog.models.glossary import Term
 from blog.models.notes import Note
 from blog.models.site import Page
 from blog.models.taxonomy import Tag, set_tags
+from blog.rendering import RenderRefused
 
 # What a restore puts back: the author's writing. Status, dates, slug (URLs stay stable),
 # series and translation links stay as they are now.
@@ -158,6 +160,22 @@ def tag_names(version):
         data = tag_version.field_dict
         names.append(data.get("name") or data.get("name_zh") or "")
     return sorted(filter(None, names))
+
+
+def render_version_ahead(obj, version):
+    """Render what restoring ``version`` on ``obj`` renders, now, before :func:`restore`'s
+    transaction opens. Returns why the renderer refuses it (a version older than the render
+    bounds may), or None."""
+    ahead = copy.copy(obj)
+    stored = version.field_dict
+    for field in RESTORED_FIELDS[type(obj)]:
+        if field in stored:
+            setattr(ahead, field, stored[field])
+    try:
+        ahead.render_ahead()
+    except RenderRefused as refusal:
+        return str(refusal)
+    return None
 
 
 def restore(obj, version, user):

@@ -8,7 +8,6 @@ from markdownx.models import MarkdownxField
 from blog.models.images import with_pictures
 from blog.models.notes import Language
 from blog.models.rendered import RenderedMarkdownMixin
-from blog.rendering import render_markdown
 from blog.text.bilingual import BilingualNameMixin, contents_title, in_interface_language
 from blog.text.slug_urls import slug_path
 from blog.text.slugs import ascii_slug, unique_slug
@@ -61,7 +60,7 @@ class Page(RenderedMarkdownMixin, models.Model):
         return slug_path("blog:page-detail", self.slug)
 
     def fill_derived_fields(self):
-        rendered = render_markdown(self.body, contents_title(self.language))
+        rendered = self.render_field("body", contents_title(self.language))
         # Stored images as <picture>s (blog.models.images), as in notes.
         self.body_html = with_pictures(rendered.html, using=self._state.db or "default").html
         self.excerpt = rendered.excerpt
@@ -107,7 +106,7 @@ class SiteSettings(RenderedMarkdownMixin, models.Model):
         super().save(*args, **kwargs)
 
     def fill_derived_fields(self):
-        self.footer_html = render_markdown(self.footer).html
+        self.footer_html = self.render_field("footer").html
 
     @property
     def tagline(self):

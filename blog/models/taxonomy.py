@@ -9,7 +9,6 @@ from taggit.managers import TaggableManager, _TaggableManager
 from taggit.models import NaturalKeyManager, TagBase, TaggedItemBase
 
 from blog.models.rendered import RenderedMarkdownMixin
-from blog.rendering import render_markdown
 from blog.text.bilingual import BilingualNameMixin
 from blog.text.cjk import has_cjk
 from blog.text.slug_urls import slug_path
@@ -251,7 +250,7 @@ class Series(BilingualNameMixin, RenderedMarkdownMixin, models.Model):
         return slug_path("blog:series-detail", self.slug)
 
     def fill_derived_fields(self):
-        self.description_html = render_markdown(self.description).html
+        self.description_html = self.render_field("description").html
 
     def bilingual_names(self):
         return self.title_zh, self.title_en

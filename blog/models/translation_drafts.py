@@ -12,7 +12,7 @@ from django.db import transaction
 
 from blog.models.notes import Language, Note, Status
 from blog.models.taxonomy import set_tags
-from blog.models.translations import save_note
+from blog.models.translations import render_ahead_as_pair, save_note
 from blog.text.slugs import unique_slug
 
 OTHER_LANGUAGE = {Language.CHINESE: Language.ENGLISH, Language.ENGLISH: Language.CHINESE}
@@ -36,6 +36,13 @@ class TranslationExists(Exception):
     def __init__(self, translation):
         super().__init__(translation)
         self.translation = translation
+
+
+def render_translation_ahead(original):
+    """What :func:`start_translation` renders (the draft, the original's blocks), rendered
+    now, before its transaction."""
+    draft = Note(language=OTHER_LANGUAGE[original.language], body=original.body)
+    render_ahead_as_pair(original, draft)
 
 
 @transaction.atomic

@@ -17,6 +17,8 @@ from django.db import transaction
 
 from blog.models.notes import Note
 from blog.models.translation_sync import pair_formed
+from blog.rendering import RenderRefused
+from blog.text.bilingual import contents_title
 
 
 @transaction.atomic
@@ -53,6 +55,18 @@ def link_translation(note, other):
     note.save(update_fields=["translation"])
     bring_translation_along(note)
     _follow_pair(note, before)
+
+
+def render_ahead_as_pair(*notes):
+    """Render what ``notes`` render once they are a translated pair (each body, and its blocks
+    for the parallel view) now, before a transaction opens, so that their saves inside it find
+    the renders memoised. A text the renderer refuses is left for its save to report."""
+    for note in notes:
+        try:
+            note.render_field("body", contents_title(note.language))
+            note.render_field_blocks("body", contents_title(note.language))
+        except RenderRefused:
+            continue
 
 
 def _counterpart_pk(note):

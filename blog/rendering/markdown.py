@@ -22,6 +22,7 @@ import markdown
 from pymdownx.slugs import slugify
 
 from blog.rendering.a11y import AccessibilityExtension
+from blog.rendering.budget import RenderRefused, render_bounded
 from blog.rendering.math_text import TEXT_ENCODING, with_text_marks
 from blog.rendering.mathml import MathExtension
 from blog.rendering.sanitizer import sanitize_html
@@ -38,8 +39,8 @@ from blog.text.stats import (
 )
 
 __all__ = [
-    "Rendered", "render_blocks", "render_markdown", "render_preview", "make_excerpt",
-    "sanitize_html",
+    "Rendered", "RenderRefused", "render_blocks", "render_markdown", "render_preview",
+    "make_excerpt", "sanitize_html",
 ]  # fmt: skip
 
 
@@ -121,7 +122,13 @@ def _titled_toc(html: str, title: str) -> str:
 
 
 def render_markdown(text: str, toc_title: str = "Contents") -> Rendered:
-    """Render ``text``. ``toc_title`` heads the author's ``[TOC]``, in the text's language."""
+    """Render ``text``. ``toc_title`` heads the author's ``[TOC]``, in the text's language.
+
+    Within the bounds of :mod:`blog.rendering.budget`: raises :class:`RenderRefused` past one."""
+    return render_bounded("markdown", _render_markdown, text or "", str(toc_title))
+
+
+def _render_markdown(text: str, toc_title: str) -> Rendered:
     md = _markdown()
     body = _EMPTY_TOC_RE.sub("", md.convert(text or ""))
     html = sanitize_html(_titled_toc(body, toc_title))
@@ -149,9 +156,14 @@ def render_blocks(text: str, toc_title: str = "Contents") -> list[list[str]]:
 
     Rendered as one document with a separator between blocks, not block by block, so that
     what spans blocks still works: heading ids stay unique, reference links and footnotes find
-    their definitions (the footnotes' list ends the last block).
+    their definitions (the footnotes' list ends the last block). Bounded as
+    :func:`render_markdown` is.
     """
-    blocks = split_blocks(text or "")
+    return render_bounded("blocks", _render_blocks, text or "", str(toc_title))
+
+
+def _render_blocks(text: str, toc_title: str) -> list[list[str]]:
+    blocks = split_blocks(text)
     if not blocks:
         return []
     source = f"\n\n{_BLOCK_SEPARATOR}\n\n".join(block.text for block in blocks)

@@ -199,9 +199,22 @@
       method: "POST", body: data, credentials: "same-origin",
       headers: { "X-CSRFToken": csrfToken() }
     }).then(function (response) {
+      if (response.status === 422) {
+        /* A text the renderer refuses (too large, too slow): why, and the last preview stays. */
+        return response.json().then(function (body) {
+          if (number === self.requestNumber) {
+            self.refused = true;
+            self.say(body.error, true);
+          }
+          return null;
+        });
+      }
       return response.ok ? response.text() : null;
     }).then(function (html) {
-      if (html !== null && number === self.requestNumber) self.show(html);
+      if (html === null || number !== self.requestNumber) return;
+      if (self.refused) self.say("", false);
+      self.refused = false;
+      self.show(html);
     }).catch(function () { /* the next keystroke tries again */ });
   };
 

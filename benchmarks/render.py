@@ -1,0 +1,84 @@
+"""What each text of the pathological corpus costs the renderer, within its bounds and without.
+
+    make bench-render                       # the corpus and realistic notes, default bounds
+    python -m benchmarks render --raw-bytes 16384 --raw-seconds 60
+
+For each text of :mod:`benchmarks.render_corpus` (at the size limit) and for realistic notes
+made of the demo blog's notes (20 KB to 1 MB), prints the outcome of ``render_markdown`` under
+the site's bounds (rendered, or refused and why) and its wall time, then what its first
+``--raw-bytes`` cost with the bound lifted to ``--raw-seconds`` (the shape of the problem the
+bound answers). With the machine, the bounds and the load average. Not a test.
+"""
+
+import os
+import platform
+import time
+from pathlib import Path
+
+from django.core.management.base import BaseCommand
+from django.test import override_settings
+
+from benchmarks.pages import _cpu_name
+from benchmarks.render_corpus import CORPUS
+from blog.rendering import RenderRefused, budget, render_markdown
+
+DEMO_NOTES = Path(__file__).resolve().parent.parent / "blog" / "ops" / "demo" / "notes"
+
+
+def realistic(size):
+    """The demo's notes, front matter left out, one after another up to ``size`` bytes."""
+    texts = []
+    for path in sorted(DEMO_NOTES.glob("*.md")):
+        text = path.read_text()
+        texts.append(text.split("---", 2)[2] if text.startswith("---") else text)
+    body = "\n\n".join(texts)
+    body = body * (size // len(body.encode()) + 1)
+    return body.encode()[:size].decode(errors="ignore")
+
+
+def timed(text):
+    budget.forget()
+    start = time.perf_counter()
+    try:
+        render_markdown(text)
+        outcome = "rendered"
+    except RenderRefused as refusal:
+        outcome = "refused: " + str(refusal).split(".")[0]
+    return outcome, time.perf_counter() - start
+
+
+class Command(BaseCommand):
+    help = "Time the renderer on the pathological corpus and on realistic notes."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--raw-bytes", type=int, default=16 * 1024)
+        parser.add_argument("--raw-seconds", type=float, default=30.0)
+
+    def handle(self, *args, raw_bytes, raw_seconds, **options):
+        from django.conf import settings
+
+        texts = dict(CORPUS)
+        for size in (20_000, 50_000, 100_000, 200_000, 500_000, 1_000_000):
+            texts[f"realistic notes, {size // 1000} KB"] = realistic(size)
+        self.stdout.write(
+            f"{platform.node()} ({_cpu_name()}, {os.cpu_count()} cores), load average "
+            f"{' '.join(f'{v:.2f}' for v in os.getloadavg())}; bounds: "
+            f"{settings.BIJI_RENDER_SECONDS:g} s CPU, {settings.BIJI_RENDER_WALL_SECONDS:g} s "
+            f"wall, {settings.BIJI_RENDER_MEMORY_MB} MB\n"
+        )
+        self.stdout.write(
+            f"| text | bytes | bounded: outcome | wall s | first {raw_bytes // 1024} KB, "
+            f"unbounded (≤ {raw_seconds:g} s) |"
+        )
+        self.stdout.write("|---|---:|---|---:|---|")
+        for name, text in texts.items():
+            outcome, seconds = timed(text)
+            prefix = text.encode()[:raw_bytes].decode(errors="ignore")
+            with override_settings(
+                BIJI_RENDER_SECONDS=raw_seconds, BIJI_RENDER_WALL_SECONDS=raw_seconds * 2
+            ):
+                raw_outcome, raw = timed(prefix)
+            raw_text = f"{raw:.2f} s" if raw_outcome == "rendered" else f"> {raw_seconds:g} s"
+            self.stdout.write(
+                f"| {name} | {len(text.encode()):,} | {outcome} | {seconds:.2f} | {raw_text} |"
+            )

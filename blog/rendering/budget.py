@@ -1,0 +1,344 @@
+"""Every render bounded: the text's size, and the CPU time, wall time and memory of rendering it.
+
+Python-Markdown renders some inputs in quadratic time or worse (a run of unclosed ``[``, of
+``$``, thousands of footnotes), and pure Python cannot be stopped from another thread. So a
+render runs in a child process forked for it, which the kernel holds to its bounds:
+
+* size: :data:`MAX_MARKDOWN_BYTES` of UTF-8, checked before anything runs;
+* CPU time: ``BIJI_RENDER_SECONDS`` (``ITIMER_PROF``: ``SIGPROF`` ends the child);
+* memory: ``BIJI_RENDER_MEMORY_MB`` of address space beyond the parent's (``RLIMIT_AS``);
+* wall time: ``BIJI_RENDER_WALL_SECONDS``, after which the parent kills the child (a machine
+  too busy to give it its CPU time, or a child stuck).
+
+A render past a bound raises :class:`RenderRefused`, whose message (in the active language)
+says what to do. The same render asked for twice is done once: results are kept by text in a
+small per-process memo, so the admin can render before its write transaction opens and the
+save inside it finds the result (:func:`render_bounded`'s callers need do nothing more).
+
+Where ``fork`` does not exist the render runs in-process, bounded by size alone.
+
+May import: nothing of biji's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import logging
+import os
+import pickle
+import select
+import signal
+import sys
+import threading
+import time
+import traceback
+from collections import OrderedDict
+
+from django.conf import settings
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
+
+logger = logging.getLogger(__name__)
+
+MAX_MARKDOWN_BYTES = 1024 * 1024
+
+DEFAULT_SECONDS = 1.0
+DEFAULT_WALL_SECONDS = 5.0
+DEFAULT_MEMORY_MB = 512
+
+# The memo: the last renders, by kind, text and arguments; a few MB of text at most.
+_MEMO_ENTRIES = 32
+_MEMO_TEXT_BYTES = 8 * 1024 * 1024
+
+# What a child imports that its parent imports too: Pygments' lexers, loaded by a code block.
+_KEPT = ("pygments.",)
+_CHILD_SIGNALS = ("SIGTERM", "SIGINT", "SIGQUIT", "SIGHUP", "SIGUSR1", "SIGUSR2", "SIGALRM")
+
+
+class RenderRefused(ValueError):
+    """A text was not rendered: over the size limit, or past a bound while rendering.
+
+    ``transient``: the machine was too busy, not the text too hard; the same text may render
+    when tried again (such a refusal is not memoised)."""
+
+    def __init__(self, message, transient=False):
+        super().__init__(message)
+        self.message = message
+        self.transient = transient
+
+    def __str__(self):
+        return str(self.message)
+
+
+def too_large(size):
+    return RenderRefused(
+        format_lazy(
+            _(
+                "The text is {size} bytes: a text may be at most {limit} bytes (1 MB). Split it "
+                "into several notes (a series keeps them together)."
+            ),
+            size=f"{size:,}",
+            limit=f"{MAX_MARKDOWN_BYTES:,}",
+        )
+    )
+
+
+def _too_slow(seconds):
+    return RenderRefused(
+        format_lazy(
+            _(
+                "The text could not be rendered within {seconds} s, the limit for one text. A "
+                "long run of unclosed brackets, backticks or dollar signs does this; so does a "
+                "very long text, which is better split into several notes."
+            ),
+            seconds=f"{seconds:g}",
+        )
+    )
+
+
+def _too_big_to_render(megabytes):
+    return RenderRefused(
+        format_lazy(
+            _(
+                "Rendering the text needed more than {megabytes} MB of memory, the limit for one "
+                "text. Deeply nested lists, quotes or HTML do this; simplify or split it."
+            ),
+            megabytes=megabytes,
+        )
+    )
+
+
+def _busy():
+    return RenderRefused(
+        _("The server was too busy to render the text in time. Save again in a moment."),
+        transient=True,
+    )
+
+
+def markdown_bytes(text):
+    """The size the limit counts: UTF-8 bytes (counted only when it could matter)."""
+    if len(text) * 4 <= MAX_MARKDOWN_BYTES:
+        return len(text)
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
+def check_size(text):
+    """Raise :class:`RenderRefused` for a text over :data:`MAX_MARKDOWN_BYTES`."""
+    size = markdown_bytes(text or "")
+    if size > MAX_MARKDOWN_BYTES:
+        raise too_large(size)
+
+
+def _limits():
+    return (
+        float(getattr(settings, "BIJI_RENDER_SECONDS", DEFAULT_SECONDS)),
+        float(getattr(settings, "BIJI_RENDER_WALL_SECONDS", DEFAULT_WALL_SECONDS)),
+        int(getattr(settings, "BIJI_RENDER_MEMORY_MB", DEFAULT_MEMORY_MB)),
+    )
+
+
+class _Memo:
+    """The last renders and refusals, by key; bounded by entries and by their texts' size."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.entries = OrderedDict()  # key -> (text size, outcome)
+        self.size = 0
+
+    def get(self, key):
+        with self.lock:
+            found = self.entries.get(key)
+            if found is not None:
+                self.entries.move_to_end(key)
+                return found[1]
+        return None
+
+    def put(self, key, size, outcome):
+        with self.lock:
+            if key in self.entries:
+                return
+            self.entries[key] = (size, outcome)
+            self.size += size
+            while self.entries and (
+                len(self.entries) > _MEMO_ENTRIES or self.size > _MEMO_TEXT_BYTES
+            ):
+                _, (dropped, _) = self.entries.popitem(last=False)
+                self.size -= dropped
+
+    def clear(self):
+        with self.lock:
+            self.entries.clear()
+            self.size = 0
+
+
+_memo = _Memo()
+_in_child = False
+_warmed = False
+
+
+def forget():
+    """Empty the memo (a renderer upgrade in a running process, tests)."""
+    _memo.clear()
+
+
+def render_bounded(kind, func, text, *args):
+    """``func(text, *args)`` within the bounds, memoised by ``kind``, text and ``args``.
+
+    ``func`` must be a pure function of its arguments whose result pickles.
+    """
+    text = text or ""
+    check_size(text)
+    encoded = text.encode("utf-8", "surrogatepass")
+    key = (kind, hashlib.blake2b(encoded, digest_size=20).digest(), args)
+    found = _memo.get(key)
+    if found is not None:
+        status, value = found
+        if status == "refused":
+            raise value
+        return value
+    try:
+        value = _run(func, (text, *args))
+    except RenderRefused as refusal:
+        if not refusal.transient:
+            _memo.put(key, len(encoded), ("refused", refusal))
+        raise
+    _memo.put(key, len(encoded), ("ok", value))
+    return value
+
+
+def _run(func, args):
+    if _in_child or not hasattr(os, "fork"):
+        return func(*args)
+    _warm_up(func, args)
+    seconds, wall_seconds, megabytes = _limits()
+    before = set(sys.modules)
+    read_fd, write_fd = os.pipe()
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(read_fd)
+        os.close(write_fd)
+        raise
+    if pid == 0:  # the child never returns
+        _child(read_fd, write_fd, func, args, seconds, megabytes, before)
+    os.close(write_fd)
+    payload, finished = b"", False
+    try:
+        payload, finished = _read(read_fd, time.monotonic() + wall_seconds)
+    finally:
+        os.close(read_fd)
+        if not finished:
+            _kill(pid)
+        status = _reap(pid)
+    if not finished:
+        logger.warning("A render was stopped after %s s of wall time", wall_seconds)
+        raise _busy()
+    if status is not None and os.WIFSIGNALED(status):
+        if os.WTERMSIG(status) == signal.SIGPROF:
+            raise _too_slow(seconds)
+        logger.warning("A render's process died of signal %s", os.WTERMSIG(status))
+        raise _too_big_to_render(megabytes)
+    if not payload:
+        raise _too_big_to_render(megabytes)
+    outcome, value, imported = pickle.loads(payload)  # noqa: S301 (our own child's bytes)
+    _import(imported)
+    if outcome == "ok":
+        return value
+    if outcome == "memory":
+        raise _too_big_to_render(megabytes)
+    raise value
+
+
+def _child(read_fd, write_fd, func, args, seconds, megabytes, before):
+    global _in_child
+    code = 1
+    try:
+        _in_child = True
+        os.close(read_fd)
+        for name in _CHILD_SIGNALS:  # the server's or the worker's handlers are not ours
+            if hasattr(signal, name):
+                signal.signal(getattr(signal, name), signal.SIG_DFL)
+        signal.signal(signal.SIGPROF, signal.SIG_DFL)
+        _limit_memory(megabytes)
+        signal.setitimer(signal.ITIMER_PROF, seconds)
+        try:
+            outcome = ("ok", func(*args))
+        except MemoryError:
+            outcome = ("memory", None)
+        except Exception as error:  # the caller gets it, as if it had rendered itself
+            outcome = ("error", error)
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        imported = sorted(name for name in set(sys.modules) - before if name.startswith(_KEPT))
+        try:
+            payload = pickle.dumps((*outcome, imported), pickle.HIGHEST_PROTOCOL)
+        except Exception:
+            error = RuntimeError("".join(traceback.format_exception(outcome[1])))
+            payload = pickle.dumps(("error", error, imported), pickle.HIGHEST_PROTOCOL)
+        view = memoryview(payload)
+        while view:
+            view = view[os.write(write_fd, view) :]
+        code = 0
+    finally:
+        os._exit(code)
+
+
+def _limit_memory(megabytes):
+    try:
+        import resource
+
+        with open("/proc/self/statm") as statm:
+            in_use = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+        limit = in_use + megabytes * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    except (ImportError, OSError, ValueError):
+        pass  # no /proc or no RLIMIT_AS: time still bounds the render
+
+
+def _read(fd, deadline):
+    """Everything the child writes, or ``finished`` False when the deadline came first."""
+    chunks = []
+    while True:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return b"", False
+        ready, _, _ = select.select([fd], [], [], remaining)
+        if not ready:
+            return b"", False
+        chunk = os.read(fd, 1 << 20)
+        if not chunk:
+            return b"".join(chunks), True
+        chunks.append(chunk)
+
+
+def _kill(pid):
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+def _reap(pid):
+    try:
+        return os.waitpid(pid, 0)[1]
+    except ChildProcessError:  # SIGCHLD ignored: the kernel reaped it
+        return None
+
+
+def _warm_up(func, args):
+    """Import, once, what every render uses, so that children start with it loaded."""
+    global _warmed
+    if not _warmed:
+        _warmed = True
+        func("# a\n\n*b* `c` $d$\n\n```python\ne\n```\n", *args[1:])
+
+
+def _import(names):
+    """Modules a child imported (a code block's lexer): imported here too, so the next child
+    finds them loaded."""
+    for name in names:
+        if name not in sys.modules:
+            try:
+                importlib.import_module(name)
+            except Exception:  # noqa: S112 (a module only the child could import: no matter)
+                continue

@@ -260,7 +260,8 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 MEDIA_URL = "/media/"
 MEDIA_ROOT = Path(env("MEDIA_ROOT") or BASE_DIR / "media")
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # Django's file system storage, writing whole files or none (a full disk leaves nothing).
+    "default": {"BACKEND": "blog.images.storage.WholeFileStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
 # Fingerprinted static files never change: let browsers and CDNs keep them for a year.

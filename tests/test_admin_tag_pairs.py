@@ -2,6 +2,9 @@
 the tag with both, or gives an existing tag the name it lacks; a name that contradicts a
 tag's stored one is refused with the author's text kept. No trip to the Tags page."""
 
+import html
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -155,3 +158,32 @@ def test_tags_already_on_the_note_are_not_pointed_out_again(staff_client):
     )
     page = staff_client.get(response["Location"])
     assert not [m for m in page.context["messages"] if "调度器" in str(m)]
+
+
+@pytest.mark.parametrize(
+    ("note_language", "admin_language", "shown", "not_shown"),
+    [
+        ("zh-hans", "en", "异步拷贝", "Async copy"),
+        ("en", "zh-hans", "Async copy", "异步拷贝"),
+    ],
+)
+def test_the_tag_field_shows_each_tag_in_the_notes_language(
+    staff_client, note_language, admin_language, shown, not_shown
+):
+    assert add(staff_client, "异步拷贝 / Async copy", language=admin_language).status_code == 302
+    note = Note.objects.get()
+    note.language = note_language
+    note.save()
+    page = staff_client.get(
+        reverse("admin:blog_note_change", args=[note.pk]), HTTP_ACCEPT_LANGUAGE=admin_language
+    )
+    typed = html.unescape(re.search(r'name="tags" value="([^"]*)"', page.content.decode())[1])
+    assert shown in typed and not_shown not in typed
+    # Saving the form as shown keeps the tag as it was: the name resolves back to it.
+    saved = staff_client.post(
+        reverse("admin:blog_note_change", args=[note.pk]),
+        note_form_data(note, tags=typed),
+        HTTP_ACCEPT_LANGUAGE=admin_language,
+    )
+    assert saved.status_code == 302
+    assert [str(tag.name) for tag in Note.objects.get().tags.all()] == ["Async copy"]

@@ -1,21 +1,32 @@
 """A mail provider's bounce, complaint and unsubscribe webhooks turn addresses off.
 
 The events are posted as the providers post them (Postmark's bounce and spam-complaint JSON,
-Brevo's transactional events) with the
+Brevo's transactional events, Mailgun's signed events) with the
 webhook secret as HTTP basic auth, through django-anymail's views and its ``tracking``
-signal. Without a secret configured the webhooks do not exist: nobody can turn a reader's
-email off by posting a fake bounce.
+signal. Without a secret configured the webhooks do not exist (404): nobody can turn a
+reader's email off by posting a fake bounce. With it, every provider biji routes answers a
+request without the secret, or with a wrong one, with a 400; one it cannot read with a 400,
+and one for a provider not set up here with a 404: never a 500.
 """
 
 import base64
+import hashlib
+import hmac
 import json
+import logging
+import time
 
 import pytest
 from django.utils import timezone
 
+from blog.mail import webhook_urls
 from blog.models.subscribers import Subscriber, SubscriberState
 
-pytestmark = pytest.mark.django_db
+pytestmark = [
+    pytest.mark.django_db,
+    # SendGrid and the old SendinBlue URLs: routed, and deprecated by anymail.
+    pytest.mark.filterwarnings("ignore::anymail.exceptions.AnymailWarning"),
+]
 
 SECRET = "biji-webhook:s3cret-pass"
 AUTH = {"HTTP_AUTHORIZATION": "Basic " + base64.b64encode(SECRET.encode()).decode()}
@@ -164,3 +175,105 @@ def test_without_a_configured_secret_the_webhooks_do_not_exist(client, settings)
     response = post_postmark(client, postmark_bounce("safe@example.com"))
     assert response.status_code == 404
     assert state_of("safe@example.com") == SubscriberState.CONFIRMED
+
+
+# --- every provider: no secret, a wrong one, a body it cannot read ----------------------------
+
+# Every provider whose tracking webhook biji routes (anymail's, all of them).
+PROVIDERS = sorted(p.name.removesuffix("_tracking_webhook") for p in webhook_urls.urlpatterns)
+# Those that need a setting of their own (a signing key) or a library (boto3) to read events.
+NOT_SET_UP = {"amazon_ses", "mailersend", "mailgun", "mandrill", "postal", "unisender_go"}
+WRONG_CREDENTIALS = [
+    {},
+    {"HTTP_AUTHORIZATION": ""},
+    {"HTTP_AUTHORIZATION": "Basic " + base64.b64encode(b"biji-webhook:guess").decode()},
+    {"HTTP_AUTHORIZATION": "Basic " + base64.b64encode(SECRET.encode() + b"x").decode()},
+    {"HTTP_AUTHORIZATION": "Basic !!not-base64"},
+    {"HTTP_AUTHORIZATION": "Bearer " + SECRET},
+]
+
+
+def post_to(client, provider, body, **headers):
+    return client.post(
+        f"/anymail/{provider}/tracking/", body, content_type="application/json", **headers
+    )
+
+
+@pytest.fixture
+def quiet(caplog):
+    """Django logs every 4xx, and biji a provider not set up: expected here."""
+    caplog.set_level(logging.CRITICAL, logger="django.request")
+    caplog.set_level(logging.CRITICAL, logger="django.security")
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_without_the_secret_or_with_a_wrong_one_every_webhook_answers_400(
+    client, settings, provider, quiet
+):
+    subscriber("safe@example.com")
+    body = json.dumps(postmark_bounce("safe@example.com"))
+    for headers in WRONG_CREDENTIALS:
+        response = post_to(client, provider, body, **headers)
+        assert response.status_code == 400, headers
+    assert state_of("safe@example.com") == SubscriberState.CONFIRMED
+    settings.ANYMAIL = {}  # no secret configured: the webhook does not exist
+    for headers in (AUTH, {}):
+        assert post_to(client, provider, body, **headers).status_code == 404
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_with_the_secret_a_body_it_cannot_read_is_400_and_a_provider_not_set_up_404(
+    client, provider, quiet
+):
+    expected = 404 if provider in NOT_SET_UP else 400
+    for body in ("", "not json", "[1, 2]", '"text"', '{"event": {"nested": []}}'):
+        response = post_to(client, provider, body, **AUTH)  # a 500 would raise here
+        assert response.status_code in (200, expected), (body, response.status_code)
+
+
+def mailgun_failure(email, key, signature=None):
+    """Mailgun's signed "failed" event (documentation.mailgun.com, "Webhooks")."""
+    timestamp, token = str(int(time.time())), "a8ce0edb2dd8301dee6c2405235584e45aa91d1e9f979f3de0"
+    expected = hmac.new(key.encode(), f"{timestamp}{token}".encode(), hashlib.sha256)
+    return {
+        "signature": {
+            "timestamp": timestamp,
+            "token": token,
+            "signature": expected.hexdigest() if signature is None else signature,
+        },
+        "event-data": {
+            "event": "failed",
+            "severity": "permanent",
+            "reason": "bounce",
+            "recipient": email,
+            "timestamp": 1748794159.0,
+            "id": "G9Bn5sl1TC6nu79C8C0bwg",
+            "delivery-status": {"code": 550, "message": "5.1.1 No such user"},
+            "message": {"headers": {"message-id": "20250601.1@mg.example.com"}},
+        },
+    }
+
+
+def test_mailgun_not_set_up_is_404_and_logged_and_once_set_up_checks_its_signature(
+    client, settings, caplog, quiet
+):
+    subscriber("gone@example.com")
+    with caplog.at_level(logging.ERROR, logger="blog.mail.webhook_urls"):
+        body = json.dumps(mailgun_failure("gone@example.com", "any key"))
+        assert post_to(client, "mailgun", body, **AUTH).status_code == 404
+    assert "MAILGUN_WEBHOOK_SIGNING_KEY" in caplog.text  # the operator's clue
+
+    key = "mailgun-signing-key"
+    settings.ANYMAIL = {**settings.ANYMAIL, "MAILGUN_WEBHOOK_SIGNING_KEY": key}
+    for body in (
+        mailgun_failure("gone@example.com", key, signature="0" * 64),
+        {"event-data": mailgun_failure("gone@example.com", key)["event-data"]},
+    ):
+        assert post_to(client, "mailgun", json.dumps(body), **AUTH).status_code == 400
+    for headers in WRONG_CREDENTIALS:  # the secret first, even with a good signature
+        body = json.dumps(mailgun_failure("gone@example.com", key))
+        assert post_to(client, "mailgun", body, **headers).status_code == 400
+    assert state_of("gone@example.com") == SubscriberState.CONFIRMED
+    body = json.dumps(mailgun_failure("gone@example.com", key))
+    assert post_to(client, "mailgun", body, **AUTH).status_code == 200
+    assert state_of("gone@example.com") == SubscriberState.BOUNCED

@@ -9,7 +9,8 @@ import pytest
 from django.test import Client
 from django_tasks_db.models import DBTaskResult
 
-from blog.mail.subscribing import InvalidAddress, address_key, normalise_address
+from blog.mail.addresses import InvalidAddress, normalise_address
+from blog.mail.subscribing import address_key
 from blog.models import Subscriber
 from tests import smtp_server as smtp
 from tests.background import run_queued_tasks

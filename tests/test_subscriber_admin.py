@@ -257,7 +257,8 @@ def test_an_import_reports_what_came_in_and_each_bad_line(author):
     assert response.status_code == 200
     page = text_of(response)
     assert "Imported from Ghost" in page
-    assert "2 new addresses" in page
+    assert "1 new address added as confirmed" in page
+    assert "1 new address added as pending" in page
     assert re.search(r"\b4 “not an address” is not an email address", page)
     states = dict(Subscriber.objects.values_list("email", "state"))
     assert states == {"on@example.com": S.CONFIRMED, "unsaid@example.com": S.PENDING}

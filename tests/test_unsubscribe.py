@@ -1,20 +1,29 @@
 """Unsubscribing: the link of every email opens a page with a button, and takes RFC 8058's
 one-click POST from a mail client, with no cookie and no CSRF token; it never expires, stops
 working once the address is deleted, and a second unsubscription is answered as the first.
+An unsubscription is final for the confirmation links sent before it: they confirm nothing,
+say why in the reader's language, and offer to subscribe again (a new link comes at once).
 """
 
+import re
 from datetime import timedelta
 from urllib.parse import urlsplit
 
 import pytest
 import time_machine
+from django.contrib.auth import get_user_model
 from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
 from blog.caching.pages import HEADER
 from blog.mail.tokens import confirm_token, read_unsubscribe_token, unsubscribe_token
 from blog.mail.urls_for import unsubscribe_url
 from blog.models import Subscriber, SubscriberState
+from tests import smtp_server as smtp
+from tests.background import run_queued_tasks
+
+smtp_server = smtp.smtp_server  # the fixture: a real SMTP server for the test
 
 pytestmark = pytest.mark.django_db
 
@@ -153,3 +162,91 @@ def test_the_chinese_interface_opens_the_chinese_page(client, subscriber):
     subscriber.save()
     page = client.get(url_of(subscriber))
     assert page.status_code == 200 and '<html lang="zh-Hans"' in page.content.decode()
+
+
+# --- confirmation links sent before an unsubscription ----------------------------------------
+
+LINK = re.compile(r"https?://[^\s\"<>]+/subscribe/confirm/[^\s\"<>/]+/")
+
+
+def confirmation_link(smtp_server, count):
+    """The path of the confirmation link in the ``count``-th message the server received."""
+    message = smtp_server.wait_for(count)[count - 1].message
+    (link,) = set(LINK.findall(message.get_body(("plain",)).get_content()))
+    return urlsplit(link).path
+
+
+def subscribe_on_the_site(wants):
+    response = Client().post("/en/subscribe/", {"email": "ann@example.com", "wants": wants})
+    assert response.status_code == 200
+    run_queued_tasks()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_link_sent_before_an_unsubscription_no_longer_confirms_and_says_why(smtp_server):
+    start = timezone.now()
+    subscribe_on_the_site("zh-hans")
+    old_link = confirmation_link(smtp_server, 1)
+    client = Client()
+    assert client.post(old_link).status_code == 200
+    ann = Subscriber.objects.get(email="ann@example.com")
+    assert ann.state == SubscriberState.CONFIRMED
+
+    with time_machine.travel(start + timedelta(hours=1)):
+        client.post(url_of(ann), ONE_CLICK, content_type="application/x-www-form-urlencoded")
+    with time_machine.travel(start + timedelta(hours=2)):
+        for method in (client.get, client.post):
+            response = method(old_link)
+            assert response.status_code == 400
+            page = response.content.decode()
+            assert "You unsubscribed after this link was sent" in page
+            assert 'href="/en/subscribe/"' in page  # "Subscribe again"
+            assert "Confirm my subscription" not in page
+        ann.refresh_from_db()
+        assert ann.state == SubscriberState.UNSUBSCRIBED
+
+        # Subscribing again sends a new link at once (the day since the first is not over),
+        # and the new link works.
+        subscribe_on_the_site("en")
+        new_link = confirmation_link(smtp_server, 2)
+        assert client.post(new_link).status_code == 200
+        ann.refresh_from_db()
+        assert (ann.state, ann.wants) == (SubscriberState.CONFIRMED, "en")
+
+        # The old link stays dead: it would set the old choice again.
+        response = client.post(old_link)
+        assert response.status_code == 400
+        assert "A newer confirmation link was sent" in response.content.decode()
+        ann.refresh_from_db()
+        assert (ann.state, ann.wants) == (SubscriberState.CONFIRMED, "en")
+
+
+def test_the_page_speaks_the_reader_s_language_and_knows_a_bounce(client, subscriber):
+    start = timezone.now()
+    with time_machine.travel(start - timedelta(days=1)):
+        token = confirm_token(subscriber, "both")
+    subscriber.interface_language = "zh-hans"
+    subscriber.save()
+    client.post(url_of(subscriber))  # unsubscribed now, after the link was sent
+    page = client.get(f"/subscribe/confirm/{token}/").content.decode()
+    assert "你在这个链接发出之后退订了" in page and 'href="/subscribe/"' in page
+
+    Subscriber.objects.filter(pk=subscriber.pk).update(state=SubscriberState.BOUNCED)
+    response = client.post(f"/en/subscribe/confirm/{token}/")
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "bounced or was reported as spam after this link was sent" in page
+    assert 'href="/en/subscribe/"' not in page  # a new link would not be sent to it
+    subscriber.refresh_from_db()
+    assert subscriber.state == SubscriberState.BOUNCED
+
+    # Let subscribe again in the admin, it is pending: the old link still confirms nothing.
+    admin = Client(HTTP_ACCEPT_LANGUAGE="en")
+    admin.force_login(get_user_model().objects.create_superuser("lin", "lin@example.com", None))
+    allow = {"action": "allow_again", "_selected_action": [subscriber.pk]}
+    admin.post(reverse("admin:blog_subscriber_changelist"), allow)
+    subscriber.refresh_from_db()
+    assert subscriber.state == SubscriberState.PENDING
+    assert client.post(f"/en/subscribe/confirm/{token}/").status_code == 400
+    subscriber.refresh_from_db()
+    assert subscriber.state == SubscriberState.PENDING

@@ -30,8 +30,8 @@ from taggit.forms import TagWidget
 from blog.authoring.conflicts import EditVersionFormMixin
 from blog.authoring.series_positions import proposed_position
 from blog.authoring.tag_input import BilingualTagField, check_pairs, save_pairs
-from blog.images.uploads import RejectedImage, clean_image
-from blog.models import Note, Page
+from blog.images.uploads import NotStored, RejectedImage, clean_image, store_cover
+from blog.models import Language, Note, Page
 from blog.models.translation_sync import is_original_of
 from blog.text.bilingual import in_interface_language
 from blog.text.slugs import proposed_slug, unique_slug
@@ -139,15 +139,23 @@ class MarkdownEditorWidget(AdminMarkdownxWidget):
 
 
 class BilingualTagWidget(TagWidget):
-    """Tags as the author typed them, in the admin's language; a Chinese-only tag (no
-    English name yet) shows its Chinese name and resolves back to itself."""
+    """Tags by their names in the note's language (``language``; the admin's when it is not
+    set): a Chinese note's tags in Chinese, whatever the admin speaks. A tag without a name in
+    that language shows its other name; either name resolves back to the tag."""
+
+    language = None
 
     def format_value(self, value):
         if value is not None and not isinstance(value, str):
             names = []
             for tag in value:
                 tag = getattr(tag, "tag", tag)
-                name = in_interface_language(tag.name_zh, tag.name)
+                if self.language is None:
+                    name = in_interface_language(tag.name_zh, tag.name)
+                elif self.language == Language.CHINESE:
+                    name = tag.name_zh or tag.name
+                else:
+                    name = tag.name or tag.name_zh
                 names.append(f'"{name}"' if "," in name or " " in name else name)
             value = ", ".join(sorted(names))
         return super(TagWidget, self).format_value(value)
@@ -209,7 +217,9 @@ class NoteForm(TranslationSyncFields, EditVersionFormMixin, forms.ModelForm):
     """The note's change form. A new cover image is verified and re-encoded like an editor
     upload (:mod:`blog.images.uploads`): raster formats only, size, pixel and frame limits, no
     EXIF (GPS, camera, serial), no comments, orientation applied, stored under a random name
-    with the extension of the detected format instead of the author's file name."""
+    with the extension of the detected format instead of the author's file name. It is written
+    once the whole form is valid, so that a server that cannot write it (a full disk) is a
+    form error on the cover, not a failed save."""
 
     class Meta:
         model = Note
@@ -229,7 +239,9 @@ class NoteForm(TranslationSyncFields, EditVersionFormMixin, forms.ModelForm):
             # The link is stored on the other note: this one shows it too.
             self.initial["translation"] = self.translation_held_by.pk
         self.released_translation = None
+        self.new_cover = None  # the cleaned image of a cover uploaded with this form
         if "tags" in self.fields:
+            self.fields["tags"].widget.language = self._language()
             self.fields["tags"].help_text = _(
                 "Comma-separated; Chinese or English names of existing tags both work. Give a "
                 "new tag both names at once as “Chinese name / English name”, e.g. “调度 / "
@@ -247,6 +259,12 @@ class NoteForm(TranslationSyncFields, EditVersionFormMixin, forms.ModelForm):
                 "characters). "
                 "Change it now if you like: it never changes after the first save."
             )
+
+    def _language(self):
+        """The note's language as the form shows it: posted, stored, or the form's default."""
+        posted = self.data.get(self.add_prefix("language")) if self.is_bound else None
+        language = posted or self.instance.language or self.fields["language"].initial
+        return language if language in Language.values else None
 
     def _translation_held_by_other(self):
         """The note whose link names this one, when this one holds none itself."""
@@ -329,7 +347,18 @@ class NoteForm(TranslationSyncFields, EditVersionFormMixin, forms.ModelForm):
             image = clean_image(cover)
         except RejectedImage as error:
             raise forms.ValidationError(str(error), code="invalid_image") from error
+        self.new_cover = image
         return ContentFile(image.data, name=image.random_name())
+
+    def full_clean(self):
+        super().full_clean()
+        image = self.new_cover
+        if image is None or not self.is_bound or self.errors:
+            return
+        try:
+            store_cover(self.instance.cover, image)
+        except NotStored as error:
+            self.add_error("cover", forms.ValidationError(str(error), code="not_stored"))
 
     def clean_slug(self):
         slug = self.cleaned_data.get("slug", "")

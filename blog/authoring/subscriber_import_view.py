@@ -1,24 +1,29 @@
 """Importing a subscriber list in the admin: a CSV export of biji, Ghost, Substack or
 Mailchimp (:mod:`blog.mail.subscriber_csv` tells which by its header).
 
-Staff with the permission to add subscribers. The file is read and written in the request
-(10,000 addresses take a few seconds; a file holds at most
-:data:`~blog.mail.subscriber_csv.MAX_ROWS`); the page then shows what came in and each line
-that did not, with its number. A file that cannot be read at all is answered with a 400 and
-its reason, never an error page. Nothing is sent unless the author ticks "send confirmation
-requests": then each new pending address gets one, in the background.
+Staff with the permission to add subscribers; what the file may change or confirm depends on
+the permission to change them (:mod:`blog.mail.subscriber_import`). The file is read and
+written in the request (10,000 addresses take a few seconds; a file holds at most
+:data:`~blog.mail.subscriber_csv.MAX_ROWS`); the page then says, by kind of row, what was
+done and what was refused and why, and lists each line that could not be read, with its
+number. A file that cannot be read at all is answered with a 400 and its reason, never an
+error page. Confirmation requests go out in the background, as the site's form sends them (at
+most one a day to an address): to every new address of a user who may not change
+subscribers (the double opt-in), and otherwise to the new pending addresses when the author
+ticks "send confirmation requests".
 """
 
 from django import forms
 from django.db import IntegrityError
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext, ngettext_lazy
 
+from blog.mail import subscriber_import as kinds
 from blog.mail.subscriber_csv import MAX_BYTES, UnreadableFile, read
 from blog.mail.subscriber_import import import_reading
-from blog.mail.subscribing import subscribe
-from blog.models.subscribers import SubscriberState, Wants
+from blog.mail.subscribing import request_confirmations
+from blog.models.subscribers import Wants
 
 FORMAT_NAMES = {
     "biji": "biji",
@@ -28,6 +33,93 @@ FORMAT_NAMES = {
     "list": gettext_lazy("a list of addresses"),
 }
 SHOWN_PROBLEMS = 500  # lines listed on the page; the rest are counted
+
+# The report's sentence for each kind of row (blog.mail.subscriber_import), in its order.
+DONE = {
+    kinds.ADDED_CONFIRMED: ngettext_lazy(
+        "%(count)d new address added as confirmed: the file says it confirmed.",
+        "%(count)d new addresses added as confirmed: the file says they confirmed.",
+        "count",
+    ),
+    kinds.ADDED_PENDING: ngettext_lazy(
+        "%(count)d new address added as pending: it receives nothing until it confirms.",
+        "%(count)d new addresses added as pending: they receive nothing until they confirm.",
+        "count",
+    ),
+    kinds.ADDED_UNSUBSCRIBED: ngettext_lazy(
+        "%(count)d new address recorded as unsubscribed, as the file says: nothing is sent to it.",
+        "%(count)d new addresses recorded as unsubscribed, as the file says: nothing is sent "
+        "to them.",
+        "count",
+    ),
+    kinds.ADDED_BOUNCED: ngettext_lazy(
+        "%(count)d new address recorded as bounced, as the file says: nothing is sent to it.",
+        "%(count)d new addresses recorded as bounced, as the file says: nothing is sent to them.",
+        "count",
+    ),
+    kinds.CONFIRMED: ngettext_lazy(
+        "%(count)d pending address here already confirmed: the file says it confirmed.",
+        "%(count)d pending addresses here already confirmed: the file says they confirmed.",
+        "count",
+    ),
+    kinds.TURNED_OFF: ngettext_lazy(
+        "%(count)d address here already turned off: the file says it unsubscribed or bounced.",
+        "%(count)d addresses here already turned off: the file says they unsubscribed or bounced.",
+        "count",
+    ),
+    kinds.UNCHANGED: ngettext_lazy(
+        "%(count)d address was here already and was left as it was.",
+        "%(count)d addresses were here already and were left as they were.",
+        "count",
+    ),
+}
+REFUSED = {
+    kinds.ADDED_UNCONFIRMED: ngettext_lazy(
+        "%(count)d new address added as pending, not as confirmed: the file says it "
+        "confirmed, but only a user who may change subscribers imports addresses as "
+        "confirmed. It is sent a confirmation request and receives nothing until it confirms.",
+        "%(count)d new addresses added as pending, not as confirmed: the file says they "
+        "confirmed, but only a user who may change subscribers imports addresses as "
+        "confirmed. They are sent a confirmation request and receive nothing until they "
+        "confirm.",
+        "count",
+    ),
+    kinds.NOT_ADDED_OFF: ngettext_lazy(
+        "%(count)d address not added: the file says it unsubscribed or bounced, and "
+        "recording that needs the permission to change subscribers.",
+        "%(count)d addresses not added: the file says they unsubscribed or bounced, and "
+        "recording that needs the permission to change subscribers.",
+        "count",
+    ),
+    kinds.NOT_CONFIRMED: ngettext_lazy(
+        "%(count)d pending address here already left pending: the file says it confirmed, "
+        "but confirming an address needs the permission to change subscribers.",
+        "%(count)d pending addresses here already left pending: the file says they "
+        "confirmed, but confirming an address needs the permission to change subscribers.",
+        "count",
+    ),
+    kinds.NOT_TURNED_OFF: ngettext_lazy(
+        "%(count)d address here already left on: the file says it unsubscribed or bounced, "
+        "but turning an address off needs the permission to change subscribers.",
+        "%(count)d addresses here already left on: the file says they unsubscribed or "
+        "bounced, but turning an address off needs the permission to change subscribers.",
+        "count",
+    ),
+    kinds.NOT_TURNED_ON: ngettext_lazy(
+        "%(count)d address unsubscribed or bounced here left so: the file says it is "
+        "subscribed, but an import never turns an address back on (it must subscribe and "
+        "confirm again).",
+        "%(count)d addresses unsubscribed or bounced here left so: the file says they are "
+        "subscribed, but an import never turns an address back on (they must subscribe and "
+        "confirm again).",
+        "count",
+    ),
+}
+
+
+def sentences(counts, wording):
+    """The report's sentences for ``counts`` (kind: rows), in ``wording``'s order."""
+    return [wording[kind] % {"count": counts[kind]} for kind in wording if counts[kind]]
 
 
 class SubscriberImportForm(forms.Form):
@@ -52,14 +144,21 @@ class SubscriberImportForm(forms.Form):
         ),
     )
 
+    def __init__(self, *args, may_change, **kwargs):
+        super().__init__(*args, **kwargs)
+        if not may_change:  # every new address of theirs is sent a request: no choice
+            del self.fields["send_confirmations"]
+
 
 def import_subscribers_view(model_admin, request):
-    form = SubscriberImportForm(request.POST or None, request.FILES or None)
+    may_change = model_admin.has_change_permission(request)
+    form = SubscriberImportForm(request.POST or None, request.FILES or None, may_change=may_change)
     context = {
         **model_admin.admin_site.each_context(request),
         "title": _("Import subscribers"),
         "opts": model_admin.model._meta,
         "form": form,
+        "may_change": may_change,
     }
     if request.method != "POST":
         return TemplateResponse(request, "admin/blog/subscriber/import.html", context)
@@ -76,44 +175,38 @@ def import_subscribers_view(model_admin, request):
             reading,
             source=f"import: {upload.name}"[:100],
             wants=form.cleaned_data["wants"],
+            may_change=may_change,
             interface_language=request.LANGUAGE_CODE,
         )
     except IntegrityError:  # an address of the file subscribed on the site meanwhile
         form.add_error(None, _("The list changed while the file was read: import it again."))
         return TemplateResponse(request, "admin/blog/subscriber/import.html", context, status=409)
-    requested = 0
-    if form.cleaned_data["send_confirmations"] and outcome.pending:
-        requested = request_confirmations(outcome.pending)
+    to_confirm = outcome.to_confirm
+    if form.cleaned_data.get("send_confirmations"):
+        to_confirm = outcome.pending
+    requested = request_confirmations(to_confirm)
     context.update(
         {
-            "form": SubscriberImportForm(),
+            "form": SubscriberImportForm(may_change=may_change),
             "outcome": outcome,
             "format_name": FORMAT_NAMES[reading.format],
-            "created": [
-                (label, outcome.created[state])
-                for state, label in SubscriberState.choices
-                if outcome.created[state]
-            ],
-            "created_total": sum(outcome.created.values()),
+            "done": sentences(outcome.done, DONE),
+            "refused": sentences(outcome.refused, REFUSED),
             "problems": outcome.problems[:SHOWN_PROBLEMS],
             "more_problems": max(0, len(outcome.problems) - SHOWN_PROBLEMS),
             "requested": requested,
+            "held_back": held_back(len(to_confirm) - requested),
         }
     )
     return TemplateResponse(request, "admin/blog/subscriber/import.html", context)
 
 
-def request_confirmations(subscribers):
-    """Queue a confirmation request to each of ``subscribers`` (new pending addresses) as the
-    site's form does, at most one a day to an address; how many were queued."""
-    queued = 0
-    for subscriber in subscribers:
-        queued += subscribe(
-            subscriber.email,
-            subscriber.wants,
-            series=subscriber.series,
-            tag=subscriber.tag,
-            language=subscriber.interface_language,
-            source=subscriber.source,
-        )
-    return queued
+def held_back(count):
+    """What the report says of the ``count`` addresses sent a request in the last day."""
+    if not count:
+        return ""
+    return ngettext(
+        "%(count)d address was sent one in the last day: not another yet.",
+        "%(count)d addresses were sent one in the last day: not another yet.",
+        count,
+    ) % {"count": count}

@@ -2,10 +2,10 @@
 
 The list shows each address with its language, what it follows, its state and its dates,
 filtered by state and language and searched by address. An address is never confirmed by
-hand: only its confirmation link does that (or an import whose file says so,
-:mod:`.subscriber_import_view`), so the state is read-only and changes through the actions
-(unsubscribe) or the address itself. The address cannot be changed either: a changed address
-would receive what another one asked for.
+hand: only its confirmation link does that (or an import whose file says so, by a user who
+may change subscribers: :mod:`.subscriber_import_view`), so the state is read-only and
+changes through the actions (unsubscribe) or the address itself. The address cannot be
+changed either: a changed address would receive what another one asked for.
 
 Exports: the whole list as CSV (the columns of :data:`blog.mail.subscriber_csv.COLUMNS`,
 which the import reads back), the selected rows as CSV, and one address's data on request
@@ -30,9 +30,10 @@ from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from blog.authoring.subscriber_import_view import import_subscribers_view, request_confirmations
+from blog.authoring.subscriber_import_view import import_subscribers_view
+from blog.mail.addresses import InvalidAddress, normalise_address
 from blog.mail.subscriber_csv import export_lines
-from blog.mail.subscribing import InvalidAddress, find, normalise_address
+from blog.mail.subscribing import find, request_confirmations
 from blog.models import Subscriber
 from blog.models.subscribers import DeliveryState, SubscriberState
 from blog.text.site_url import absolute_url
@@ -57,8 +58,8 @@ class SubscriberForm(forms.ModelForm):
     def clean_email(self):
         try:
             address = normalise_address(self.cleaned_data["email"])
-        except InvalidAddress:
-            raise forms.ValidationError(_("Enter a valid email address.")) from None
+        except InvalidAddress as error:
+            raise forms.ValidationError(error.message) from None
         if find(address) is not None:
             raise forms.ValidationError(_("This address is subscribed already."))
         return address
@@ -164,9 +165,7 @@ class SubscriberAdmin(admin.ModelAdmin):
     def request_confirmation(self, request, queryset):
         """As the site's form does: at most one a day to an address (an address added by
         hand, or imported without requests, gets one this way)."""
-        pending = list(
-            queryset.filter(state=SubscriberState.PENDING).select_related("series", "tag")
-        )
+        pending = list(queryset.filter(state=SubscriberState.PENDING))
         queued = request_confirmations(pending)
         text = ngettext(
             "A confirmation request is on its way to %(count)d address.",
@@ -188,10 +187,10 @@ class SubscriberAdmin(admin.ModelAdmin):
     def allow_again(self, request, queryset):
         """A bounced or complaining address gets no confirmation (:mod:`blog.mail.subscribing`):
         once its mailbox works again, the author lets it ask again. It is pending, and
-        receives nothing until it confirms."""
+        receives nothing until it confirms. Its date of leaving stays: a confirmation link
+        sent before it bounced must not confirm it now."""
         count = queryset.filter(state=SubscriberState.BOUNCED).update(
             state=SubscriberState.PENDING,
-            unsubscribed_at=None,
             state_reason=f"allowed again in the admin by {request.user.get_username()}"[:200],
         )
         self.message_user(

@@ -38,7 +38,6 @@ import re
 from dataclasses import dataclass, field
 from html import unescape
 
-import ahocorasick
 from django.db.models import Count, Max
 
 from blog.models import Language, Term
@@ -46,6 +45,7 @@ from blog.rendering.mathml import INLINE_MATH_RE
 from blog.text.alignment import ParallelBlock, align, passages
 from blog.text.blocks import CODE, MATH, RULE, TOC, Block, split_blocks
 from blog.text.cjk import CJK_CHARS, CJK_PUNCTUATION, CJK_RE
+from blog.text.longest_forms import LongestForms, is_letter
 
 MISSING, OTHER_FORM = "missing", "other-form"
 
@@ -122,23 +122,17 @@ def _key(form: str) -> str:
     return _fold(" ".join(form.split()))
 
 
-def _is_letter(char: str) -> bool:
-    """A character that joins a Latin word (as in :mod:`blog.rendering.terms`): letters and
-    digits of alphabetic scripts and "_"; not Han, kana or hangul, words of their own."""
-    return (char.isalnum() or char == "_") and not CJK_RE.match(char)
-
-
 def _word_end(text: str, start: int, end: int, form: str) -> int | None:
     """Where the use of ``form`` at ``text[start:end]`` ends, or None when it is no use: a
     form's Latin ends stand on word boundaries (an English plural's "s" or "es" taken in:
     "warps", "SMs"); its Chinese ends need none."""
-    if _is_letter(form[0]) and start > 0 and _is_letter(text[start - 1]):
+    if is_letter(form[0]) and start > 0 and is_letter(text[start - 1]):
         return None
-    if not _is_letter(form[-1]):
+    if not is_letter(form[-1]):
         return end
     for suffix in ("", "s", "es"):
         after = end + len(suffix)
-        if text.startswith(suffix, end) and not (after < len(text) and _is_letter(text[after])):
+        if text.startswith(suffix, end) and not (after < len(text) and is_letter(text[after])):
             return after
     return None
 
@@ -168,30 +162,36 @@ class GlossaryIndex:
                     owners.setdefault(key, [])
                     if index not in owners[key]:
                         owners[key].append(index)
-        self.automaton = ahocorasick.Automaton()
+        # A form ending with a letter takes an English plural's "s" or "es" in; where a plural
+        # is spelt like another form, the form that sorts first has it.
+        spellings: dict[str, tuple[str, tuple[int, ...]]] = {}
         for key, indexes in owners.items():
-            self.automaton.add_word(key, (key, tuple(indexes)))
+            owner = (key, tuple(indexes))
+            for suffix in ("", "s", "es") if is_letter(key[-1]) else ("",):
+                spellings[key + suffix] = min(spellings.get(key + suffix, owner), owner)
+        self.forms = LongestForms(spellings.items())
         self.empty = not owners
-        if not self.empty:
-            self.automaton.make_automaton()
+        self._parts: dict[tuple[str, int], list[str]] = {}
+
+    def parts(self, language: str, term: int) -> list[str]:
+        """The ends of the term's accepted forms in ``language`` (:func:`_parts`), made at
+        their first need, once per index."""
+        key = (language, term)
+        if key not in self._parts:
+            self._parts[key] = _parts(self.accepted[language][term])
+        return self._parts[key]
 
     def uses(self, text: str) -> list[Use]:
-        """The uses of terms in ``text`` (one line of prose), in order, none overlapping."""
+        """The uses of terms in ``text`` (one line of prose), in order, none overlapping:
+        leftmost longest, in time linear in the text (:mod:`blog.text.longest_forms`)."""
         if self.empty or not text:
             return []
-        folded = _fold(text)
-        candidates = []
-        for end_index, (key, terms) in self.automaton.iter(folded):
-            start = end_index - len(key) + 1
-            end = _word_end(folded, start, end_index + 1, key)
-            if end is not None:
-                candidates.append((start, -end, key, terms))
-        candidates.sort()
         found, taken_until = [], 0
-        for start, minus_end, key, terms in candidates:
+        for start, forms in self.forms.find(_fold(text)):
             if start >= taken_until:
-                found.append(Use(start, -minus_end, key, terms))
-                taken_until = -minus_end
+                length, (key, terms) = next(iter(forms))
+                found.append(Use(start, start + length, key, terms))
+                taken_until = start + length
         return found
 
 
@@ -258,6 +258,9 @@ class _Note:
     blocks: list[Block]
     prose: dict[int, str] = field(default_factory=dict)
     uses: dict[int, list[Use]] = field(default_factory=dict)
+    folded: dict[int, str] = field(default_factory=dict)  # each block's prose, folded
+    uses_of: dict[int, dict[int, list[Use]]] = field(default_factory=dict)  # block → term → uses
+    lines: dict[int, tuple[str, str]] = field(default_factory=dict)  # block → (one_line, folded)
 
     @classmethod
     def read(cls, text, language, index):
@@ -265,8 +268,20 @@ class _Note:
         for number, block in enumerate(note.blocks):
             if block.kind not in SKIPPED_KINDS:
                 note.prose[number] = prose(block)
+                note.folded[number] = _fold(note.prose[number])
                 note.uses[number] = index.uses(note.prose[number])
+                uses_of = note.uses_of[number] = {}
+                for use in note.uses[number]:
+                    for term in use.terms:
+                        uses_of.setdefault(term, []).append(use)
         return note
+
+    def line(self, number) -> tuple[str, str]:
+        """A block as written, on one line, and folded: read once for all its warnings."""
+        if number not in self.lines:
+            text = one_line(self.blocks[number].text)
+            self.lines[number] = text, _fold(text)
+        return self.lines[number]
 
 
 def check_terms(text, language, other_text, other_language, index=None) -> list[TermWarning]:
@@ -282,6 +297,9 @@ def check_terms(text, language, other_text, other_language, index=None) -> list[
     regions = _regions(other.blocks, here.blocks)
     accepted = index.accepted[language]
     warnings = []
+    # Each place of this note is looked at once per term: a term used in many paragraphs
+    # without a region of their own is looked for in the whole note once, not once each.
+    answers: dict[tuple[tuple[int, ...], int], object] = {}
     for number, uses in other.uses.items():
         seen = set()
         for use in uses:
@@ -290,8 +308,13 @@ def check_terms(text, language, other_text, other_language, index=None) -> list[
                     continue
                 seen.add(term)
                 region = regions.get(number)
-                blocks = region if region else sorted(here.prose)
-                found = _accepted_or_other(here, blocks, term, accepted[term], index)
+                blocks = tuple(region if region else sorted(here.prose))
+                if (blocks, term) not in answers:
+                    parts = index.parts(language, term)
+                    answers[blocks, term] = _accepted_or_other(
+                        here, blocks, term, accepted[term], parts
+                    )
+                found = answers[blocks, term]
                 if found is True:
                     continue
                 warnings.append(
@@ -320,21 +343,20 @@ def _shape(blocks):
     return [ParallelBlock(block.kind, str(n), "", block.level) for n, block in enumerate(blocks)]
 
 
-def _accepted_or_other(here, blocks, term, accepted, index):
+def _accepted_or_other(here, blocks, term, accepted, parts):
     """True when ``blocks`` use ``term`` in an accepted form; else the form they use instead
-    (block number, start, end in its prose), or None."""
+    (block number, start, end in its prose), or None. ``parts``: :meth:`GlossaryIndex.parts`."""
     other_form = None
     for number in blocks:
-        for use in here.uses.get(number, ()):
-            if term in use.terms:
-                if use.key in accepted:
-                    return True
-                other_form = other_form or (number, use.start, use.end)
+        for use in here.uses_of.get(number, {}).get(term, ()):
+            if use.key in accepted:
+                return True
+            other_form = other_form or (number, use.start, use.end)
     if other_form:
         return other_form
-    for part in _parts(accepted):
+    for part in parts:
         for number in blocks:
-            if (span := _find(part, here.prose.get(number, ""))) is not None:
+            if (span := _find(part, here.folded.get(number, ""))) is not None:
                 return (number, *span)
     return None
 
@@ -356,8 +378,7 @@ def _parts(accepted):
     return sorted(parts, key=lambda part: (-len(part), part))
 
 
-def _find(part, text):
-    folded = _fold(text)
+def _find(part, folded):
     start = folded.find(part)
     while start != -1:
         if (end := _word_end(folded, start, start + len(part), part)) is not None:
@@ -372,9 +393,9 @@ def _warning(term, language, here, other, number, use, region, found):
     here_paragraph = None
     if found is not None:
         block, start, end = found
-        here_paragraph = _excerpt(here.blocks[block].text, here.prose[block][start:end])
+        here_paragraph = _excerpt(here.line(block), here.prose[block][start:end])
     elif region and len(region) == 1:
-        here_paragraph = _excerpt(here.blocks[region[0]].text, "")
+        here_paragraph = _excerpt(here.line(region[0]), "")
     return TermWarning(
         term=term,
         kind=OTHER_FORM if found is not None else MISSING,
@@ -382,16 +403,17 @@ def _warning(term, language, here, other, number, use, region, found):
         used=used,
         found=here.prose[found[0]][found[1] : found[2]] if found is not None else "",
         other_block=number,
-        other_paragraph=_excerpt(other.blocks[number].text, used),
+        other_paragraph=_excerpt(other.line(number), used),
         here_paragraph=here_paragraph,
     )
 
 
-def _excerpt(markdown, mark, context=EXCERPT_CONTEXT) -> Excerpt:
-    """The paragraph as written (on one line) around the first ``mark`` in it; its start when
-    ``mark`` is not there as such (split by Markdown, or empty)."""
-    text = one_line(markdown)
-    start = _fold(text).find(_fold(mark)) if mark else -1
+def _excerpt(line, mark, context=EXCERPT_CONTEXT) -> Excerpt:
+    """The paragraph as written (``line``: on one line, and folded: :meth:`_Note.line`) around
+    the first ``mark`` in it; its start when ``mark`` is not there as such (split by Markdown,
+    or empty)."""
+    text, folded = line
+    start = folded.find(_fold(mark)) if mark else -1
     if start == -1:
         cut = text[: 2 * context]
         return Excerpt("", "", cut + ("…" if len(text) > len(cut) else ""))

@@ -18,7 +18,10 @@ the commit.
 
 The task (:mod:`blog.images.card_store`) is idempotent, as every task must be: it compares
 the name each card would have with the stored one and draws only what changed, with what
-the database says when it runs, not when it was queued. Without a font that draws Chinese
+the database says when it runs, not when it was queued. A card the server cannot write (a
+full disk, a quota, an I/O or permission error: an ``OSError``) fails the run and it is tried
+again later, with the runner's backoff and number of attempts; the storage leaves no part
+of the file (:mod:`blog.images.storage`). Without a font that draws Chinese
 it makes nothing and says so (:mod:`blog.images.card_fonts`); ``manage.py sharecards``
 makes them later.
 
@@ -33,6 +36,7 @@ from django.db.models.signals import m2m_changed, post_delete, post_save, pre_de
 from django_tasks import task
 
 from blog.background.after_commit import once_after_commit
+from blog.background.retrying import RETRY_ON
 from blog.images.card_fonts import card_fonts
 from blog.images.card_store import CARD_FIELDS, CardKeeper, refresh, refresh_everything
 from blog.models import Note, Series, SiteSettings, Tag, TaggedNote
@@ -66,7 +70,9 @@ def summary(keeper):
     return {"made": len(keeper.made), "kept": keeper.kept, "removed": keeper.removed}
 
 
-@task()
+# A missing font or cover is handled where it is read: an OSError here is the storage's
+# (writing, listing, deleting), which a freed disk or a fixed permission cures.
+@task(retry_on=(*RETRY_ON, OSError))
 def make_cards(notes=(), series=(), tags=(), notes_in_series=(), everything=False):
     """Bring the cards of ``notes``, ``series``, ``tags`` and the notes in the series
     ``notes_in_series`` (or every card) in line with what they show."""

@@ -14,7 +14,8 @@ Noto Sans CJK (:mod:`blog.images.card_fonts`), in the site's light colours
 The title is broken into lines by the page's rules (:mod:`blog.text.line_breaks`): it is set
 as large as fits in the lines the box holds, smaller step by step, and at the smallest size
 shortened with an ellipsis. Characters the font lacks (an emoji) are left out, never drawn as
-boxes.
+boxes, and so are the bidirectional controls that would reverse a line (a right-to-left
+override pasted into a title: :func:`blog.text.bidi.strip_explicit_bidi`).
 
 The format: PNG, which keeps flat colours and text sharp and small (40-50 KB); JPEG when a
 cover photograph is part of the card, which PNG would make many times heavier. Both are what
@@ -34,6 +35,7 @@ import regex
 from PIL import Image, ImageDraw, ImageOps
 
 from blog.images.card_fonts import CardFonts, Face, has_glyph
+from blog.text.bidi import strip_explicit_bidi
 from blog.text.line_breaks import fit
 
 # Raise it whenever the layout below changes: every card is then made again.
@@ -69,6 +71,7 @@ LABEL_SIZE = 24
 JPEG_QUALITY = 85
 
 _clusters = regex.compile(r"\X").findall
+TEXTS = ("title", "kicker", "subtitle", "detail", "site", "language_label")
 
 
 @dataclass(frozen=True)
@@ -82,6 +85,12 @@ class Card:
     site: str = ""  # at the foot: the site's name
     language_label: str = ""  # at the foot: "中文", "English"
     cover: str = ""  # the storage name of the cover image drawn on the right, if any
+
+    def __post_init__(self):
+        # Cleared here, so that the fingerprint hashes what is drawn: a card drawn reversed
+        # before gets a new file.
+        for name in TEXTS:
+            object.__setattr__(self, name, strip_explicit_bidi(getattr(self, name)))
 
     @property
     def extension(self) -> str:

@@ -8,7 +8,11 @@ appended to it.
 
 Both ways images enter biji go through :func:`clean_image`: the editor's drop/paste upload
 (:func:`store_image`) and the note's cover image in the admin
-(:class:`blog.authoring.forms.NoteForm`).
+(:class:`blog.authoring.forms.NoteForm`, :func:`store_cover`).
+
+A file the server cannot write (its disk full, a quota, an I/O or permission error) raises
+:class:`NotStored`, whose message tells the author what happened; the storage
+(:mod:`blog.images.storage`) leaves no part of it behind.
 
 Limits, all checked from the header **before** any pixel is decoded:
 
@@ -25,7 +29,9 @@ location, dates), XMP, and JPEG/GIF/PNG comments and text chunks are dropped. Th
 orientation is applied to the pixels first, so a phone photo stays upright without it.
 """
 
+import errno
 import io
+import logging
 import secrets
 from dataclasses import dataclass
 
@@ -37,6 +43,8 @@ from django.utils.translation import gettext as _
 from PIL import GifImagePlugin, Image, ImageOps, JpegImagePlugin, UnidentifiedImageError
 
 from blog.images import variant_tasks
+
+logger = logging.getLogger(__name__)
 
 # Pillow format name → stored extension. SVG is not here on purpose: it can carry script.
 # MPO is what Pillow calls a JPEG with extra frames (many phone cameras): stored as a JPEG.
@@ -53,6 +61,29 @@ GifImagePlugin.LOADING_STRATEGY = GifImagePlugin.LoadingStrategy.RGB_AFTER_DIFFE
 
 class RejectedImage(ValueError):
     """The upload is not an image biji stores; the message is shown to the author."""
+
+
+class NotStored(OSError):
+    """The server could not write the image; nothing of it was kept. The message is shown to
+    the author."""
+
+    @classmethod
+    def because(cls, error):
+        """The author's message for the storage's ``error``, which is logged for the operator."""
+        logger.error("An uploaded image was not stored: %s", error)
+        if error.errno in (errno.ENOSPC, errno.EDQUOT):
+            return cls(
+                _(
+                    "The server's disk is full, so the image was not saved. Ask the site's "
+                    "administrator to free some space, then upload it again."
+                )
+            )
+        return cls(
+            _(
+                "The server could not save the image. Try again in a moment; if it fails "
+                "again, tell the site's administrator."
+            )
+        )
 
 
 @dataclass(frozen=True)
@@ -201,7 +232,8 @@ def clean_image(uploaded_file):
 
 
 def store_image(uploaded_file, register=True):
-    """Verify, re-encode and store an editor upload; raise :class:`RejectedImage` with a reason.
+    """Verify, re-encode and store an editor upload; raise :class:`RejectedImage` or
+    :class:`NotStored` with a reason.
 
     The stored image is registered (:func:`blog.images.variant_tasks.register`): its size is
     recorded and its variants are queued. ``register=False`` for a copy made only to check
@@ -209,9 +241,23 @@ def store_image(uploaded_file, register=True):
     """
     image = clean_image(uploaded_file)
     path = f"uploads/{timezone.now():%Y/%m}/{image.random_name()}"
-    name = default_storage.save(path, ContentFile(image.data))
+    try:
+        name = default_storage.save(path, ContentFile(image.data))
+    except OSError as error:
+        raise NotStored.because(error) from error
     if register:
         variant_tasks.register(name, image.width, image.height)
     return StoredImage(
         name=name, url=default_storage.url(name), width=image.width, height=image.height
     )
+
+
+def store_cover(cover, image):
+    """Write a note's new cover (``cover``: the note's field file, ``image``: what
+    :func:`clean_image` made of it) now, in its field's folder, rather than when the note is
+    saved, so that a failure is the form's to show; register it. Raises :class:`NotStored`."""
+    try:
+        cover.save(image.random_name(), ContentFile(image.data), save=False)
+    except OSError as error:
+        raise NotStored.because(error) from error
+    variant_tasks.register(cover.name, image.width, image.height)

@@ -3,7 +3,8 @@
 Every way an image enters biji calls :func:`register` with the stored file's name and size:
 the editor's upload and the importers (:func:`blog.images.uploads.store_image`, and
 :mod:`blog.porting.media` for the files it restores under their own names), and a note's
-cover image (:func:`cover_saved`, a receiver: the file is written by the model's save).
+cover image (the admin's, written by its form: :func:`blog.images.uploads.store_cover`; any
+other, written by the model's save: :func:`cover_saved`, a receiver).
 :func:`register` writes the :class:`~blog.models.ImageFile` row at once, so the next render
 gives the image its width and height, and queues :data:`make_image_variants` for after the
 commit, once per transaction whatever it stored (an import of 200 images queues one task);
@@ -13,8 +14,10 @@ The task makes the variants (:func:`blog.images.variants.make_variants`) and the
 again (``render()``: the derived fields alone, no date moves) the notes and pages whose body
 or cover shows the image, so their stored HTML gains the ``<picture>``; saving them moves the
 content version, so no cached page keeps the old HTML. Idempotent, as every task must be:
-run again, it finds the variants made and renders the same HTML. Stored images that predate
-all this, and backups restored, are the operator's: ``manage.py imagevariants``.
+run again, it finds the variants made and renders the same HTML. A variant the server cannot
+write (a full disk, a quota, an I/O or permission error: an ``OSError``) fails the run and
+it is tried again later, with the runner's backoff and number of attempts. Stored images that
+predate all this, and backups restored, are the operator's: ``manage.py imagevariants``.
 
 May import: :mod:`blog.models`, :mod:`blog.text`.
 """
@@ -29,6 +32,7 @@ from django_tasks import task
 
 from blog.background.after_commit import once_after_commit
 from blog.background.render_each import render_each
+from blog.background.retrying import RETRY_ON
 from blog.images.variants import UNREADABLE, make_variants, read_size
 from blog.models import ImageFile, Note, Page
 
@@ -49,7 +53,9 @@ def register(name, width, height, using=DEFAULT_DB_ALIAS):
     return row
 
 
-@task()
+# Reading an original is handled in make_variants: an OSError here is the storage's (writing,
+# deleting), which a freed disk or a fixed permission cures.
+@task(retry_on=(*RETRY_ON, OSError))
 def make_image_variants(names):
     """Make the variants of the images ``names``, then render again what shows them."""
     changed = []

@@ -17,6 +17,12 @@ missing (deleted, lost with a disk) or older than its original (the file was rep
 made again, and files of variants no longer wanted (the image's size changed) are deleted.
 A second run writes nothing.
 
+An original that cannot be read or encoded is the image's fault: logged, and the page serves
+the original. A variant that cannot be written (a full disk) is the server's: the error is
+raised and the row left as it was, so the task runs again later
+(:mod:`blog.images.variant_tasks`); the storage leaves no part of a file
+(:mod:`blog.images.storage`).
+
 Quality, measured with Pillow 13 (libavif, libwebp) on a 4000 × 3000 photo-like image
 (``benchmarks/photos.py``) and a 2400 × 1500 plot with text, each scaled to the width, against
 JPEG at quality 85 of the same pixels (bytes, PSNR):
@@ -186,11 +192,15 @@ def make_variants(image_file, storage=default_storage, dry_run=False):
     missing = _missing(wanted, original_time, storage)
     if missing:  # the original is opened only when something is to be made
         try:
-            wanted, outcome.made = _make(image_file, original_time, storage, dry_run)
+            wanted, encoded = _encode_missing(image_file, original_time, storage, dry_run)
         except UNREADABLE as error:
             logger.warning("No variants for %s: %s", name, error)
             outcome.readable = False
             return outcome
+        if not dry_run:
+            for made, data in encoded:
+                _write(made, data, storage)  # a full disk raises: run again later
+        outcome.made = [made for made, _data in encoded]
     wanted_names = {v["name"] for v in wanted}
     outcome.removed = sorted({v["name"] for v in image_file.variants or ()} - wanted_names)
     outcome.changed = (
@@ -208,9 +218,10 @@ def make_variants(image_file, storage=default_storage, dry_run=False):
     return outcome
 
 
-def _make(image_file, original_time, storage, dry_run):
-    """Open the original once, and write the variants missing for its actual size (which
-    the row is corrected to). Returns (the variants wanted, the names written)."""
+def _encode_missing(image_file, original_time, storage, dry_run):
+    """Open the original once, and encode the variants missing for its actual size (which
+    the row is corrected to). Returns (the variants wanted, [(name, bytes)] of those to
+    write; the bytes are None in a dry run)."""
     with storage.open(image_file.name, "rb") as stored, Image.open(stored) as image:
         image_file.width, image_file.height = displayed_size(image)
         if getattr(image, "n_frames", 1) > 1:
@@ -218,13 +229,11 @@ def _make(image_file, original_time, storage, dry_run):
         wanted = planned(image_file.name, image_file.width, image_file.height)
         missing = _missing(wanted, original_time, storage)
         if dry_run or not missing:
-            return wanted, [v["name"] for v in missing]
+            return wanted, [(v["name"], None) for v in missing]
         image.load()
         icc = image.info.get("icc_profile")
         pixels = _prepared(image)
-    for variant in missing:
-        _write(variant["name"], _encode(pixels, variant, icc), storage)
-    return wanted, [v["name"] for v in missing]
+    return wanted, [(v["name"], _encode(pixels, v, icc)) for v in missing]
 
 
 def forget(name, storage=default_storage):

@@ -9,11 +9,12 @@ nothing, so a mail provider's link scanner cannot subscribe anybody. The link ex
 sent again unless the link is followed.
 
 It goes out through Django's email API on the background runner (:func:`send_confirmation`,
-queued after the commit by :func:`blog.mail.subscribing.subscribe`), so the form answers at
-once and the answer is the same whether or not a message was sent. A mail server that is
-away or answers "try again" (4xx) is retried with the runner's backoff; a worker killed after
-the server accepted the message and before the task was recorded sends it once more, which
-is harmless for a confirmation.
+queued after the commit by :func:`blog.mail.subscribing.subscribe`, or for many addresses at
+once by :func:`queue_confirmations`), so the form answers at once and the answer is the same
+whether or not a message was sent. A mail server that is away or answers "try again" (4xx)
+is retried with the runner's backoff; a worker killed after the server accepted the message
+and before the task was recorded sends it once more, which is harmless for a confirmation
+(and so is a batch queued twice by a worker killed as it finished).
 
 May import: :mod:`blog.models`, :mod:`blog.text`.
 """
@@ -23,7 +24,7 @@ from email.utils import make_msgid, parseaddr
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
-from django.db import InterfaceError, OperationalError
+from django.db import InterfaceError, OperationalError, transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
@@ -33,6 +34,7 @@ from django_tasks import task
 from blog.mail.note_email import sender
 from blog.mail.urls_for import confirm_url, interface_language
 from blog.models import Series, SiteSettings, Subscriber, SubscriberState, Tag, Wants
+from blog.text.bidi import strip_explicit_bidi
 from blog.text.site_url import absolute_url
 
 DAY = 86400
@@ -58,7 +60,9 @@ def confirmation_message(subscriber, wants, series_id=None, tag_id=None, languag
             "days": max(1, math.ceil(max_age / DAY)),
             "language": language,
         }
-        subject = _("Confirm your subscription to %(site)s") % {"site": site.title}
+        subject = _("Confirm your subscription to %(site)s") % {
+            "site": strip_explicit_bidi(site.title)
+        }
         text = render_to_string("email/confirm.txt", context)
         html = render_to_string("email/confirm.html", context)
     from_email = sender(site.title)  # as the notes come: named after the site
@@ -85,3 +89,14 @@ def send_confirmation(subscriber_id, wants, series_id, tag_id, language):
         return "not sent"
     confirmation_message(subscriber, wants, series_id, tag_id, language).send()
     return "sent"
+
+
+@task(retry_on=(OperationalError, InterfaceError))
+def queue_confirmations(requests):
+    """Queue :func:`send_confirmation` for each of ``requests`` (its arguments, each claimed
+    already by :func:`blog.mail.subscribing.request_confirmations`): an import's hundreds of
+    requests cost its page one task, and each address is still sent, and retried, on its own."""
+    with transaction.atomic():
+        for arguments in requests:
+            send_confirmation.enqueue(*arguments)
+    return len(requests)

@@ -40,6 +40,7 @@ from blog.mail.plain_text import html_to_text
 from blog.mail.urls_for import subscribe_url, unsubscribe_url
 from blog.models import SiteSettings, Subscriber
 from blog.rendering.feed_html import feed_html
+from blog.text.bidi import strip_explicit_bidi
 from blog.text.site_url import absolute_url
 
 # Stands for the subscriber's unsubscribe link in the rendered note: replaced per message.
@@ -68,7 +69,7 @@ class NoteEmail:
             self.html = _INLINER.inline(render_to_string("email/note.html", context))
             context["body"] = html_to_text(feed_html(note.body_html, self.url))
             self.text = render_to_string("email/note.txt", context)
-        self.subject = note.title
+        self.subject = strip_explicit_bidi(note.title)  # no override reverses the inbox line
         self.from_email = sender(site.title)
         self.list_id = formataddr((site.title, f"notes.{_domain(self.from_email)}"))
 

@@ -21,7 +21,8 @@ The format is told by the header row (:func:`detect`), never by the file's name:
 - A plain list: one column named ``email`` (or ``Email``), nothing else known.
 
 An address is read as **confirmed only if the file says it confirmed**; a row that says
-nothing is pending (no email goes to it until it confirms). Unsubscribed and cleaned rows
+nothing is pending (no email goes to it until it confirms). Whether the import may write what
+the file says depends on who imports it (:mod:`.subscriber_import`). Unsubscribed and cleaned rows
 come in as unsubscribed and bounced, so that a later signup from a list's old export cannot
 write to them. Bad rows (no address, an address that is not one, a date that is not one, the
 same address twice) are reported with their line number and skipped; a file that cannot be
@@ -39,7 +40,7 @@ from datetime import UTC, datetime
 from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.translation import gettext as _
 
-from blog.mail.subscribing import InvalidAddress, normalise_address
+from blog.mail.addresses import InvalidAddress, normalise_address
 from blog.models.subscribers import SubscriberState, Wants
 
 # biji's own columns, in order (the export writes them, the import reads them back).
@@ -258,15 +259,18 @@ def _read_row(reading, seen, kind, line, values):
 
 
 def normalized_email(value):
-    """The address as biji stores it (:func:`blog.mail.subscribing.normalise_address`: the
-    domain lower-cased, no control characters), or :class:`BadRow`."""
+    """The address as biji stores it (:func:`blog.mail.addresses.normalise_address`: one it
+    can deliver to, its domain lower-cased), or :class:`BadRow` saying why not."""
     value = (value or "").strip()
     if not value:
         raise BadRow(_("No email address."))
     try:
         return normalise_address(value)
-    except InvalidAddress:
-        raise BadRow(_("“%(value)s” is not an email address.") % {"value": value[:100]}) from None
+    except InvalidAddress as error:
+        shown = {"value": value[:100], "reason": error.message}
+        if error.specific:
+            raise BadRow(_("“%(value)s” is not accepted. %(reason)s") % shown) from None
+        raise BadRow(_("“%(value)s” is not an email address.") % shown) from None
 
 
 def _at(row):

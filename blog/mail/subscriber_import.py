@@ -1,11 +1,21 @@
 """An imported subscriber list written into the database (the file read by
-:mod:`.subscriber_csv`).
+:mod:`.subscriber_csv`), as far as the importing user's rights go.
 
-An import never turns an address on: a new address gets the state its file gives it (confirmed
-only when the file says it confirmed), and an address biji has already is left as it is,
-except that a file saying it unsubscribed or bounced turns it off (an old list's
-unsubscribes are honoured, never undone). Nothing is sent here: confirmation requests to the
-new pending addresses are the caller's choice (:attr:`Outcome.pending`).
+What a file says is written only where the user may write it (``may_change``: the permission
+to change subscribers; adding them is the caller's check):
+
+* a **new** address comes in *confirmed* only when the file says it confirmed and the user
+  may change subscribers; otherwise it comes in *pending*, and the caller sends it a
+  confirmation request (:attr:`Outcome.to_confirm`): the double opt-in of the site's form. A
+  new address the file says unsubscribed or bounced is recorded so (an old list's
+  unsubscribes are honoured) only by a user who may change subscribers, and left out
+  otherwise;
+* an address **here already** changes only for a user who may change subscribers: turned off
+  when the file says it unsubscribed or bounced, confirmed when it is pending here and the
+  file says it confirmed. An address turned off here is never turned back on by a file.
+
+Each row's fate is counted by kind in :attr:`Outcome.done` and :attr:`Outcome.refused`
+(the constants below), for the report. Nothing is sent here.
 """
 
 from collections import Counter
@@ -23,19 +33,44 @@ ON = (SubscriberState.PENDING, SubscriberState.CONFIRMED)
 OFF = (SubscriberState.UNSUBSCRIBED, SubscriberState.BOUNCED)
 CHUNK = 500
 
+# What was done, by kind of row.
+ADDED_CONFIRMED = "added confirmed"  # new, confirmed as the file says
+ADDED_PENDING = "added pending"  # new, the file says nothing of a confirmation
+ADDED_UNSUBSCRIBED = "added unsubscribed"  # new, unsubscribed as the file says
+ADDED_BOUNCED = "added bounced"  # new, bounced as the file says
+TURNED_OFF = "turned off"  # here already and on; the file says it left or bounced
+CONFIRMED = "confirmed"  # here already and pending; the file says it confirmed
+UNCHANGED = "unchanged"  # here already; the file says nothing that changes it
+# What was refused, by kind of row.
+ADDED_UNCONFIRMED = "added pending, not confirmed"  # new; confirmed in the file: no right
+NOT_ADDED_OFF = "not added, off"  # new; unsubscribed or bounced in the file: no right
+NOT_TURNED_OFF = "not turned off"  # here already and on; off in the file: no right
+NOT_CONFIRMED = "not confirmed"  # here already and pending; confirmed in the file: no right
+NOT_TURNED_ON = "not turned on"  # off here, on in the file: nobody's import turns it on
+
+ADDED = {
+    SubscriberState.CONFIRMED: ADDED_CONFIRMED,
+    SubscriberState.PENDING: ADDED_PENDING,
+    SubscriberState.UNSUBSCRIBED: ADDED_UNSUBSCRIBED,
+    SubscriberState.BOUNCED: ADDED_BOUNCED,
+}
+
 
 @dataclass
 class Outcome:
-    created: Counter = field(default_factory=Counter)  # new addresses by state
-    turned_off: int = 0  # addresses here already that the file says left or bounced
-    unchanged: int = 0  # addresses here already, left as they were
+    done: Counter = field(default_factory=Counter)  # kind: rows
+    refused: Counter = field(default_factory=Counter)  # kind: rows
     problems: list[tuple[int, str]] = field(default_factory=list)  # (line, message)
     pending: list[Subscriber] = field(default_factory=list)  # the new pending addresses
+    # The new pending addresses that must be sent a confirmation request (the double opt-in
+    # of a user who may not confirm addresses); the others' requests are the user's choice.
+    to_confirm: list[Subscriber] = field(default_factory=list)
 
 
-def import_reading(reading, *, source, wants, interface_language=""):
-    """Write ``reading``'s rows: ``wants`` for the rows whose file names no language,
-    ``source`` on every new row (biji's own rows keep theirs)."""
+def import_reading(reading, *, source, wants, may_change, interface_language=""):
+    """Write ``reading``'s rows as a user who may (``may_change``) or may not change
+    subscribers: ``wants`` for the rows whose file names no language, ``source`` on every
+    new row (biji's own rows keep theirs)."""
     outcome = Outcome(problems=list(reading.problems))
     now = timezone.now()
     languages = {code for code, _name in settings.LANGUAGES}
@@ -55,12 +90,19 @@ def import_reading(reading, *, source, wants, interface_language=""):
         for row in rows:
             here = existing.get(row.email.lower())
             if here is not None:
-                pk, state = here
-                if row.state in OFF and state in ON and _turn_off(pk, row, now):
-                    outcome.turned_off += 1
-                else:
-                    outcome.unchanged += 1
+                _update(outcome, here, row, now, may_change, series, tags, wants)
                 continue
+            if may_change:
+                outcome.done[ADDED[row.state]] += 1
+            elif row.state in OFF:
+                outcome.refused[NOT_ADDED_OFF] += 1
+                continue
+            else:
+                if row.state == SubscriberState.CONFIRMED:
+                    outcome.refused[ADDED_UNCONFIRMED] += 1
+                else:
+                    outcome.done[ADDED_PENDING] += 1
+                row = _pending(row)
             subscriber = _new(row, series, tags, now, source, wants, languages, interface_language)
             new.append(subscriber)
             if row.created_at is not None:
@@ -74,8 +116,9 @@ def import_reading(reading, *, source, wants, interface_language=""):
             [subscriber for subscriber, _when in dated], ["created_at"], batch_size=CHUNK
         )
     outcome.problems.sort()
-    outcome.created.update(subscriber.state for subscriber in new)
+    outcome.done, outcome.refused = +outcome.done, +outcome.refused  # no kind counted 0
     outcome.pending = [s for s in new if s.state == SubscriberState.PENDING]
+    outcome.to_confirm = [] if may_change else outcome.pending
     return outcome
 
 
@@ -86,6 +129,29 @@ def _existing():
     return {email.lower(): (pk, state) for pk, email, state in rows}
 
 
+def _update(outcome, here, row, now, may_change, series, tags, wants):
+    """An address here already, as ``row`` of the file says it stands."""
+    pk, state = here
+    if state in OFF and row.state in ON:
+        outcome.refused[NOT_TURNED_ON] += 1
+    elif state in ON and row.state in OFF:
+        if not may_change:
+            outcome.refused[NOT_TURNED_OFF] += 1
+        elif _turn_off(pk, row, now):
+            outcome.done[TURNED_OFF] += 1
+        else:  # turned off here meanwhile
+            outcome.done[UNCHANGED] += 1
+    elif state == SubscriberState.PENDING and row.state == SubscriberState.CONFIRMED:
+        if not may_change:
+            outcome.refused[NOT_CONFIRMED] += 1
+        elif _confirm(pk, row, now, series, tags, wants):
+            outcome.done[CONFIRMED] += 1
+        else:
+            outcome.done[UNCHANGED] += 1
+    else:
+        outcome.done[UNCHANGED] += 1
+
+
 def _turn_off(pk, row, now):
     """Turn the address ``pk`` off as ``row`` says, if it is still on."""
     return Subscriber.objects.filter(pk=pk, state__in=ON).update(
@@ -93,6 +159,30 @@ def _turn_off(pk, row, now):
         unsubscribed_at=row.unsubscribed_at or now,
         state_reason=(row.state_reason or "import")[:200],
     )
+
+
+def _confirm(pk, row, now, series, tags, wants):
+    """Confirm the pending address ``pk`` as ``row`` says, with the file's choice (a pending
+    row's choice is only a request: whoever typed the address made it)."""
+    return Subscriber.objects.filter(pk=pk, state=SubscriberState.PENDING).update(
+        state=SubscriberState.CONFIRMED,
+        confirmed_at=row.confirmed_at or now,
+        wants=row.wants or wants,
+        series=series.get(row.series) if row.series else None,
+        tag=tags.get(row.tag) if row.tag else None,
+        unsubscribed_at=None,
+        state_reason="import",
+    )
+
+
+def _pending(row):
+    """``row`` as a new pending address, for a user who may not confirm addresses: what the
+    file says of its confirmation is not written, and its request goes out now (no sending
+    date of the file holds it back)."""
+    row.state = SubscriberState.PENDING
+    row.confirmed_at = row.confirmation_sent_at = row.unsubscribed_at = None
+    row.state_reason = ""
+    return row
 
 
 def _new(row, series, tags, now, source, wants, languages, interface_language):

@@ -3,14 +3,18 @@
 Nothing is sent to an address until it confirms from the email it received (the proof that
 whoever asked owns the mailbox), so the form may ask no more of a visitor than the address:
 
-* :func:`normalise_address` takes what a form gives and returns the address to store, or
-  raises :class:`InvalidAddress`: control characters (a CR/LF is a header injection), quoted
-  local parts, IP literals and anything Django's validator refuses are turned away;
+* :func:`blog.mail.addresses.normalise_address` decides what an address is (one biji can
+  deliver to) and how it is stored;
 * :func:`subscribe` records the request (a pending row for a new address) and queues a
-  confirmation, unless one was sent to the address in the last day: however often it is
-  asked, an address receives at most one confirmation a day. Its answer says nothing about
-  the address, and callers must answer the same whatever happened (no enumeration);
-* :func:`confirm` applies a confirmation link's choice (from :mod:`blog.mail.tokens`);
+  confirmation, unless one was sent to the address in the last day and the address did not
+  unsubscribe since: however often it is asked, an address receives at most one confirmation
+  a day, and one more after each time it unsubscribes. Its answer says nothing about the
+  address, and callers must answer the same whatever happened (no enumeration);
+* :func:`request_confirmations` does the same for many stored rows at once (an import, the
+  admin's action), each with its own choice;
+* :func:`confirm` applies a confirmation link's choice (from :mod:`blog.mail.tokens`), if the
+  link still stands (:func:`outdated`): only the newest link sent to an address works, and
+  none sent before the address unsubscribed or bounced;
 * :func:`unsubscribe` turns an address off, at once and for good (until it confirms again).
 
 An address already confirmed keeps what it has until it confirms the new choice; an address
@@ -20,16 +24,15 @@ May import: :mod:`blog.models`, :mod:`blog.text`.
 """
 
 import logging
-import re
 from datetime import timedelta
 
-from django.core.exceptions import ValidationError
-from django.core.validators import EmailValidator
 from django.db import DatabaseError, IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 
-from blog.mail.confirmation import send_confirmation
+from blog.mail.addresses import normalise_address
+from blog.mail.confirmation import queue_confirmations, send_confirmation
+from blog.mail.tokens import CLOCK_SKEW
 from blog.mail.urls_for import interface_language
 from blog.models import Series, Subscriber, SubscriberState, Tag
 
@@ -38,35 +41,20 @@ logger = logging.getLogger(__name__)
 # However many times it is asked, an address gets one confirmation in this time.
 CONFIRMATION_INTERVAL = timedelta(days=1)
 FORM_SOURCE = "form"
-LONGEST_ADDRESS = 254  # RFC 5321's limit on a path, and the column's
-# C0 and C1 controls, DEL and Unicode's line and paragraph separators: none belongs in an
-# address, and CR/LF would end the header it is written into.
-CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-# No exception for "localhost": an address must have a real domain.
-_validate = EmailValidator(allowlist=[])
+CHUNK = 500  # addresses whose confirmations are queued in one transaction
+# Why a confirmation link no longer stands (:func:`outdated`).
+TURNED_OFF = "turned off"  # the address unsubscribed or bounced after the link was sent
+SUPERSEDED = "superseded"  # a newer link was sent to the address since
 
 
-class InvalidAddress(ValueError):
-    """What a form gave is not an address biji will write to."""
+class OutdatedLink(Exception):
+    """A confirmation link that was good when sent no longer stands: ``reason`` says why
+    (:data:`TURNED_OFF` or :data:`SUPERSEDED`), ``subscriber`` is the address's row."""
 
-
-def normalise_address(raw) -> str:
-    """The address to store for ``raw``: stripped, its domain lower-cased (the local part may
-    be case-sensitive, so it is kept). Raises :class:`InvalidAddress`."""
-    if not isinstance(raw, str) or CONTROL.search(raw):
-        raise InvalidAddress(raw)
-    address = raw.strip()
-    local, at, domain = address.rpartition("@")
-    # Quoted local parts and [IP] literals are valid but hold commas, brackets and spaces that
-    # mail software reads in different ways; nobody subscribes with one.
-    if not at or len(address) > LONGEST_ADDRESS or '"' in local or domain.startswith("["):
-        raise InvalidAddress(raw)
-    address = f"{local}@{domain.lower()}"
-    try:
-        _validate(address)
-    except ValidationError as error:
-        raise InvalidAddress(raw) from error
-    return address
+    def __init__(self, reason, subscriber):
+        super().__init__(reason)
+        self.reason = reason
+        self.subscriber = subscriber
 
 
 def address_key(address) -> str:
@@ -84,8 +72,9 @@ def find(address):
 def subscribe(address, wants, *, series=None, tag=None, language=None, source=FORM_SOURCE):
     """Record that ``address`` asks for ``wants`` (optionally only one ``series`` or ``tag``)
     from the interface ``language``, and queue a confirmation after the commit unless one was
-    sent to it in the last :data:`CONFIRMATION_INTERVAL`. Returns whether one was queued:
-    callers must not tell the visitor. Raises :class:`InvalidAddress`."""
+    sent to it in the last :data:`CONFIRMATION_INTERVAL` (:func:`_due`). Returns whether one
+    was queued: callers must not tell the visitor. Raises
+    :class:`blog.mail.addresses.InvalidAddress`."""
     address = normalise_address(address)
     language = interface_language(language)
     choice = {"wants": wants, "series": series, "tag": tag}
@@ -95,10 +84,9 @@ def subscribe(address, wants, *, series=None, tag=None, language=None, source=FO
             return False
         # Claimed in one UPDATE: of two requests at once, one queues the confirmation.
         now = timezone.now()
-        due = Q(confirmation_sent_at__isnull=True) | Q(
-            confirmation_sent_at__lte=now - CONFIRMATION_INTERVAL
+        claimed = Subscriber.objects.filter(_due(now), pk=subscriber.pk).update(
+            confirmation_sent_at=now
         )
-        claimed = Subscriber.objects.filter(due, pk=subscriber.pk).update(confirmation_sent_at=now)
         if not claimed:
             return False
         arguments = (
@@ -110,6 +98,51 @@ def subscribe(address, wants, *, series=None, tag=None, language=None, source=FO
         )
         transaction.on_commit(lambda: _queue_confirmation(*arguments))
     return True
+
+
+def _due(now):
+    """The rows that may be sent a confirmation ``now``: none sent in the last
+    :data:`CONFIRMATION_INTERVAL`, or none since the address unsubscribed (its old links no
+    longer work, :func:`outdated`, and only the mailbox's owner can unsubscribe)."""
+    return (
+        Q(confirmation_sent_at__isnull=True)
+        | Q(confirmation_sent_at__lte=now - CONFIRMATION_INTERVAL)
+        | Q(confirmation_sent_at__lte=F("unsubscribed_at"))
+    )
+
+
+def request_confirmations(subscribers):
+    """Queue to each of ``subscribers`` (stored rows: an import's new pending addresses, the
+    admin's selection) a confirmation of its own choice, under :func:`subscribe`'s rules: none
+    to an address that bounced, at most one a day (:func:`_due`). Claims and tasks are
+    written together, :data:`CHUNK` addresses a transaction and a task
+    (:func:`blog.mail.confirmation.queue_confirmations`). Returns how many were queued."""
+    rows = list(subscribers)
+    queued = 0
+    for start in range(0, len(rows), CHUNK):
+        by_pk = {row.pk: row for row in rows[start : start + CHUNK]}
+        with transaction.atomic():
+            # The claim is the UPDATE, marked with this moment: a request at the same time
+            # claims with its own, and finds these rows no longer due.
+            now = timezone.now()
+            Subscriber.objects.filter(_due(now), pk__in=by_pk).exclude(
+                state=SubscriberState.BOUNCED
+            ).update(confirmation_sent_at=now)
+            claimed = Subscriber.objects.filter(pk__in=by_pk, confirmation_sent_at=now)
+            requests = [
+                _confirmation_request(by_pk[pk]) for pk in claimed.values_list("pk", flat=True)
+            ]
+            if requests:
+                queue_confirmations.enqueue(requests)
+        queued += len(requests)
+    return queued
+
+
+def _confirmation_request(row):
+    """The arguments of :func:`~blog.mail.confirmation.send_confirmation` for ``row``'s own
+    choice."""
+    language = interface_language(row.interface_language)
+    return (row.pk, row.wants, row.series_id, row.tag_id, language)
 
 
 def _row_for(address, choice, language, source):
@@ -139,16 +172,41 @@ def _queue_confirmation(*arguments):
         logger.exception("Could not queue the confirmation for subscriber %s.", arguments[0])
 
 
+def outdated(choice, subscriber=None):
+    """Why the confirmation link of ``choice`` no longer stands, or None when it does: the
+    address was turned off (unsubscribed, bounced) after the link was sent (:data:`TURNED_OFF`),
+    or a newer link was sent to it since (:data:`SUPERSEDED`: after an unsubscription and a
+    new confirmation, an older link would otherwise work again). ``subscriber``: the row as
+    read now (by default the one the link names)."""
+    subscriber = subscriber or choice.subscriber
+    signed_at = choice.signed_at
+    # A token's time is in whole seconds, rounded down: a link sent in the second of an
+    # unsubscription counts as sent before it.
+    off = subscriber.unsubscribed_at
+    if off is not None and signed_at < off.timestamp():
+        return TURNED_OFF
+    # The link is signed by the worker after the request was recorded, perhaps on another
+    # machine whose clock is a little behind: a link counts as older only by more than that.
+    sent = subscriber.confirmation_sent_at
+    if sent is not None and signed_at < sent.timestamp() - CLOCK_SKEW:
+        return SUPERSEDED
+    return None
+
+
 def confirm(choice, language=None):
     """Confirm the subscription a link's ``choice`` (:class:`blog.mail.tokens.Choice`) names,
     from the interface ``language``. Returns the subscriber, or None when the link can no
-    longer be honoured (the address, or the series or tag, was deleted since)."""
+    longer be honoured (the address, or the series or tag, was deleted since); raises
+    :class:`OutdatedLink` when the link was overtaken (:func:`outdated`)."""
     with transaction.atomic():
         subscriber = Subscriber.objects.select_for_update().filter(pk=choice.subscriber.pk).first()
         series = Series.objects.filter(pk=choice.series_id).first() if choice.series_id else None
         tag = Tag.objects.filter(pk=choice.tag_id).first() if choice.tag_id else None
         if subscriber is None or (choice.series_id and not series) or (choice.tag_id and not tag):
             return None
+        reason = outdated(choice, subscriber)
+        if reason is not None:
+            raise OutdatedLink(reason, subscriber)
         if subscriber.state != SubscriberState.CONFIRMED:
             subscriber.state = SubscriberState.CONFIRMED
             subscriber.confirmed_at = timezone.now()

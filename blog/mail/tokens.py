@@ -7,9 +7,10 @@ row's id and the choice being confirmed: the address itself never appears in a U
 logs, a proxy's), and a token stops working when the row is deleted or its address changed.
 
 * A **confirmation** token says what the address asked for (language, series or tag) and
-  when: it expires after ``max_age`` seconds (``BIJI_CONFIRM_MAX_AGE``), and one dated in the
-  future by more than :data:`CLOCK_SKEW` (a server whose clock ran ahead) is refused too, or
-  it would live longer than it should.
+  when (:func:`blog.mail.subscribing.outdated` compares that with the address's unsubscription
+  and its newest link): it expires after ``max_age`` seconds (``BIJI_CONFIRM_MAX_AGE``), and
+  one dated in the future by more than :data:`CLOCK_SKEW` (a server whose clock ran ahead) is
+  refused too, or it would live longer than it should.
 * An **unsubscribe** token never expires: the one-click links of old emails must keep
   working (RFC 8058). It stops working when the address is deleted.
 
@@ -32,12 +33,14 @@ LONGEST_TOKEN = 300  # characters; longer is not ours, and not worth a query
 @dataclass(frozen=True)
 class Choice:
     """What an address asked for when it subscribed: the row, a language and optionally one
-    series or one tag (their ids)."""
+    series or one tag (their ids), and when the link was signed (seconds since the epoch,
+    whole: a link sent before the address unsubscribed no longer confirms it)."""
 
     subscriber: Subscriber
     wants: str
     series_id: int | None = None
     tag_id: int | None = None
+    signed_at: int = 0
 
 
 def _salt(purpose, email):
@@ -77,7 +80,7 @@ def read_confirm_token(token, max_age) -> Choice | None:
         return None
     if signed_at - time.time() > CLOCK_SKEW:
         return None
-    return Choice(subscriber, wants, series_id, tag_id)
+    return Choice(subscriber, wants, series_id, tag_id, signed_at)
 
 
 def unsubscribe_token(subscriber) -> str:

@@ -2,40 +2,90 @@
 
 Without ``ANYMAIL["WEBHOOK_SECRET"]`` anymail's views accept any POST (with a warning), and
 anyone could report a reader's address as bounced and stop their email: so each view here
-answers 404 until the secret is set, and then anymail checks it on every request (HTTP basic
-auth: the provider's webhook URL is ``https://user:password@host/anymail/<provider>/tracking/``).
+answers 404 until the secret is set (the webhooks do not exist). With it, every provider's
+view answers the same way whatever the provider (:func:`guarded`), and never with a 500:
+
+* no HTTP basic auth, or not the secret's (``user:password``, or one of a list of them while
+  it is changed): **400**, checked here before the provider's view is built, so no provider
+  tells an unauthenticated caller whether it is set up;
+* the provider's own signature missing or wrong (Mailgun's, Mandrill's, Postal's…): 400
+  (anymail's own check);
+* a body the provider's parser cannot read: 400;
+* the provider's webhook not set up here (Mailgun without ``MAILGUN_WEBHOOK_SIGNING_KEY``,
+  Amazon SES without boto3…): 404, as without the secret, and an error in the log.
+
 Only tracking webhooks are mounted; biji receives no mail. Mounted at ``anymail/`` by
 ``config/urls.py``, outside the language prefixes; the page cache never answers a POST.
+
+May import: nothing of biji's.
 """
 
+import logging
 from functools import wraps
 
 from anymail import urls as anymail_urls
+from anymail.exceptions import AnymailAPIError, AnymailConfigurationError
+from anymail.utils import get_request_basic_auth
 from django.conf import settings
-from django.http import Http404
+from django.http import Http404, HttpResponseBadRequest
 from django.urls import path
+from django.utils.crypto import constant_time_compare
 
 app_name = "anymail"
+logger = logging.getLogger(__name__)
+
+# What a provider's parser raises on a body it cannot read (anymail's own error for one, and
+# the JSON, key and type errors of its parsing code). The tracking receiver's own failures
+# (the database away) are none of these: they stay a 500, which providers retry.
+UNREADABLE = (AnymailAPIError, ValueError, KeyError, IndexError, TypeError, AttributeError)
 
 
-def webhook_secret():
-    return (getattr(settings, "ANYMAIL", None) or {}).get("WEBHOOK_SECRET") or getattr(
+def webhook_secrets():
+    """The ``user:password`` strings a webhook may log in with (none: the webhooks are off)."""
+    secret = (getattr(settings, "ANYMAIL", None) or {}).get("WEBHOOK_SECRET") or getattr(
         settings, "ANYMAIL_WEBHOOK_SECRET", None
     )
+    if not secret:
+        return []
+    return [secret] if isinstance(secret, str) else [s for s in secret if s]
 
 
-def requires_secret(view):
+def authorised(request, secrets):
+    given = get_request_basic_auth(request)
+    # Every secret compared: the time taken says nothing of which came close.
+    matches = [constant_time_compare(given or "", secret) for secret in secrets]
+    return given is not None and any(matches)
+
+
+def guarded(view, name):
+    """``view`` (a provider's webhook) answering as the module docstring says."""
+
     @wraps(view)
-    def guarded(request, *args, **kwargs):
-        if not webhook_secret():
+    def webhook(request, *args, **kwargs):
+        secrets = webhook_secrets()
+        if not secrets:
             raise Http404("No webhook secret is configured.")
-        return view(request, *args, **kwargs)
+        if not authorised(request, secrets):
+            return HttpResponseBadRequest(
+                "Missing or wrong credentials.", content_type="text/plain; charset=utf-8"
+            )
+        try:
+            return view(request, *args, **kwargs)
+        except AnymailConfigurationError as error:
+            logger.error("The %s webhook is not set up: %s", name, error)
+            raise Http404("This webhook is not set up.") from None
+        except UNREADABLE as error:
+            logger.warning("The %s webhook could not read a request: %r", name, error)
+            return HttpResponseBadRequest(
+                "The request is not one this webhook reads.",
+                content_type="text/plain; charset=utf-8",
+            )
 
-    return guarded  # wraps() keeps the view's csrf_exempt
+    return webhook  # wraps() keeps the view's csrf_exempt
 
 
 urlpatterns = [
-    path(str(pattern.pattern), requires_secret(pattern.callback), name=pattern.name)
+    path(str(pattern.pattern), guarded(pattern.callback, pattern.name), name=pattern.name)
     for pattern in anymail_urls.urlpatterns
     if pattern.name and pattern.name.endswith("_tracking_webhook")
 ]

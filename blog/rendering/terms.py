@@ -2,9 +2,10 @@
 links to its glossary anchor, with the definition in a tooltip.
 
 Pure, no ORM: :class:`TermMatcher` is built once from :class:`TermEntry` values (the models
-layer makes them from the glossary: :mod:`blog.models.term_matching`) into one Aho-Corasick
-automaton for every form of every term, and :meth:`TermMatcher.mark` runs it over a note's
-text in one pass, so a glossary of hundreds of terms costs a save little more than one.
+layer makes them from the glossary: :mod:`blog.models.term_matching`) into one automaton for
+every form of every term (:mod:`blog.text.longest_forms`), and :meth:`TermMatcher.mark` finds
+the longest form at each place of a note's text in one pass, in time linear in the text
+whatever the glossary holds: nested forms (``x``, ``x x``, ``x x x``…) cost no more than others.
 
 How text is matched:
 
@@ -18,9 +19,13 @@ How text is matched:
   half in ``<em>`` is not one), except the ``autospace`` spans that the renderer wraps around
   Latin words touching Chinese (:mod:`blog.rendering.spacing`): they are whole words, and a
   mark takes them in whole.
-* The longest form wins where several start at one place; a use inside a longer term's is
-  not one of its own. The first use of a term in each section (between two headings) is
-  marked; every use counts as one for :attr:`Marked.used`.
+* Leftmost longest: the longest form wins where several start at one place, and the text a
+  use takes is not read again, so a use inside a longer term's is not one of its own. A
+  form's word boundaries are part of what it matches: a longer form that runs into a letter is
+  no use, and the shorter one that stands on its boundaries there wins. Where the HTML lets no
+  mark cover the longest form (it would cut an autospace span or an entity), at most
+  :data:`SHORTER_TRIED` shorter ones at that place are tried. The first use of a term in each
+  section (between two headings) is marked; every use counts as one for :attr:`Marked.used`.
 
 The HTML outside the marks stays byte for byte as it was: the input is tokenised, not
 re-serialised, and each mark is inserted around the source text it covers. The markup::
@@ -42,10 +47,10 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass
 from html import escape, unescape
+from itertools import islice
 
-import ahocorasick
-
-from blog.text.cjk import CJK_CHARS, CJK_PUNCTUATION, CJK_RE
+from blog.text.cjk import CJK_CHARS, CJK_PUNCTUATION
+from blog.text.longest_forms import LongestForms
 
 SKIPPED_TAGS = frozenset(
     {"a", "code", "pre", "kbd", "samp", "math", "script", "style", "summary", "label", "rt", "rp"}
@@ -66,6 +71,9 @@ VOID_TAGS = frozenset(
     {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
 )
 TRANSPARENT_CLASS = "autospace"
+# Where the HTML lets no mark cover the longest form at a place (it would cut an autospace span
+# or an entity), how many shorter forms there are tried: a bound, so nested forms stay linear.
+SHORTER_TRIED = 8
 
 # Sanitised HTML as nh3 writes it: double-quoted attributes, "<" and "&" escaped in text.
 _TOKEN = re.compile(r"<!--.*?-->|<(/?)([a-zA-Z][^\s/>]*)((?:[^>\"']|\"[^\"]*\"|'[^']*')*)>", re.S)
@@ -100,12 +108,6 @@ def _fold(text: str) -> str:
     if len(lowered) == len(text):
         return lowered
     return "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
-
-
-def _is_letter(char: str) -> bool:
-    """A character that joins a Latin word: letters and digits of alphabetic scripts and "_";
-    not Han, kana or hangul, which are words of their own."""
-    return (char.isalnum() or char == "_") and not CJK_RE.match(char)
 
 
 def _classes(attrs: str) -> set[str]:
@@ -210,6 +212,18 @@ class _Text:
             add_text(position, len(html))
         self.text = "".join(parts)
 
+    def barriers(self) -> tuple[list[int], list[tuple[int, int]]]:
+        """Where in ``text`` a form may not run across (an element begins or ends, the
+        autospace spans aside), and the ranges of skipped text."""
+        breaks, skipped, group = [], [], None
+        for start, end, _, _, is_skipped, piece_group, _ in self.pieces:
+            if piece_group != group:
+                breaks.append(start)
+                group = piece_group
+            if is_skipped:
+                skipped.append((start, end))
+        return breaks, skipped
+
     def piece_at(self, position: int) -> int:
         return bisect_right(self.starts, position) - 1
 
@@ -246,26 +260,18 @@ class _Text:
         return _ENTITY.match(self.html, source).group()
 
 
-def _boundary_checks(form: str) -> tuple[bool, bool]:
-    """Whether the start and the end of ``form`` need a non-letter beside them."""
-    return _is_letter(form[0]), _is_letter(form[-1])
-
-
 class TermMatcher:
     """Every form of every term in one automaton; :meth:`mark` marks a note's HTML."""
 
     def __init__(self, entries):
         self.entries: list[TermEntry] = list(entries)
-        self.automaton = ahocorasick.Automaton()
-        for index, entry in enumerate(self.entries):
-            for form in entry.forms:
-                key = _fold(" ".join(form.split()))
-                # A form two terms share belongs to the first (entries come in slug order).
-                if key and key not in self.automaton:
-                    self.automaton.add_word(key, (index, len(key), *_boundary_checks(key)))
-        self.empty = len(self.automaton) == 0
-        if not self.empty:
-            self.automaton.make_automaton()
+        # A form two terms share belongs to the first (entries come in slug order).
+        self.forms = LongestForms(
+            (_fold(" ".join(form.split())), index)
+            for index, entry in enumerate(self.entries)
+            for form in entry.forms
+        )
+        self.empty = self.forms.empty
 
     def mark(self, html: str) -> Marked:
         if self.empty or not html:
@@ -294,27 +300,19 @@ class TermMatcher:
 
     def _uses(self, text: _Text):
         """Every use of a term, in order, none overlapping: (start in text, source start,
-        source end, entry index). The longest form wins where several start at one place."""
-        plain = text.text
-        folded = _fold(plain)
-        candidates = []
-        for end_index, (index, length, check_start, check_end) in self.automaton.iter(folded):
-            start, end = end_index - length + 1, end_index + 1
-            if check_start and start > 0 and _is_letter(plain[start - 1]):
-                continue
-            if check_end and end < len(plain) and _is_letter(plain[end]):
-                continue
-            candidates.append((start, -length, index))
-        candidates.sort()
+        source end, entry index). Leftmost longest, each place once: where the HTML lets no
+        mark cover the longest form at a place, the next shorter ones there are tried, at most
+        :data:`SHORTER_TRIED` of them."""
         found, taken_until = [], 0
-        for start, minus_length, index in candidates:
+        for start, forms in self.forms.find(_fold(text.text), *text.barriers()):
             if start < taken_until:
                 continue
-            source = text.source_range(start, start - minus_length)
-            if source is None:
-                continue
-            found.append((start, *source, index))
-            taken_until = start - minus_length
+            for length, index in islice(forms, 1 + SHORTER_TRIED):
+                source = text.source_range(start, start + length)
+                if source is not None:
+                    found.append((start, *source, index))
+                    taken_until = start + length
+                    break
         return found
 
 

@@ -14,6 +14,7 @@ from django.utils.translation import gettext, pgettext
 
 from blog.caching import rendered_entries
 from blog.caching.chrome import chrome
+from blog.text.bidi import strip_explicit_bidi
 from blog.text.bilingual import html_lang
 from blog.text.site_url import absolute_url
 from blog.text.validators import safe_url
@@ -26,6 +27,13 @@ _JSON_ESCAPES = {ord("<"): "\\u003C", ord(">"): "\\u003E", ord("&"): "\\u0026"}
 
 register.filter("lang_attr", html_lang)
 register.filter("safe_url", safe_url)
+
+
+@register.filter("strip_explicit_bidi", is_safe=True)
+def plain_title(value):
+    """A title shown as plain text (the window's title, ``og:title``): without the controls
+    that would reverse it and what follows it (:mod:`blog.text.bidi`)."""
+    return strip_explicit_bidi(str(value or ""))
 
 
 @register.tag("chrome")
@@ -170,8 +178,10 @@ def localize_path(url):
 
 @register.filter
 def jsonld(data):
-    """A JSON-LD data block, escaped like ``json_script`` (not executable, so CSP allows it)."""
+    """A JSON-LD data block, escaped like ``json_script`` (not executable, so CSP allows it).
+    Its names and headline are plain text to a search engine: no control that reverses them."""
     text = json.dumps(data, ensure_ascii=False, sort_keys=True).translate(_JSON_ESCAPES)
+    text = strip_explicit_bidi(text)
     return format_html('<script type="application/ld+json">{}</script>', mark_safe(text))  # noqa: S308
 
 

@@ -13,7 +13,9 @@ absolute URLs on ``SITE_URL``.
 * :mod:`.site_url`: the one joiner of absolute URLs;
 * :mod:`.collation`: names in a printed index's order (pinyin for Chinese);
 * :mod:`.blocks`: a note's Markdown as blocks with hashes (translation sync);
-* :mod:`.alignment`: two notes' blocks side by side (the parallel view).
+* :mod:`.alignment`: two notes' blocks side by side (the parallel view);
+* :mod:`.bidi`: the bidirectional controls, and titles cleared of those that reverse text;
+* :mod:`.longest_forms`: where a glossary's forms start in a text, longest first, in linear time.
 
 May import: nothing of biji's (the bottom layer; Django's settings, translation and
 validation only).

@@ -3,6 +3,10 @@
 editor.js posts images here (settings.MARKDOWNX_UPLOAD_URLS_PATH, rendered by the widget as
 ``data-markdownx-upload-urls-path``) instead of to django-markdownx's own view, which is open
 to anyone. The live preview is the admin's own view (NoteAdmin.editor_preview).
+
+Every answer is JSON that editor.js shows: a refused file is 400; an image the server could
+not write (its disk full, a quota, an I/O or permission error) is 507 Insufficient Storage,
+the server's trouble and a passing one (RFC 4918), never a 500 page.
 """
 
 import re
@@ -14,7 +18,7 @@ from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from blog.images.uploads import RejectedImage, store_image
+from blog.images.uploads import NotStored, RejectedImage, store_image
 
 AUTHOR_PERMISSIONS = ("blog.add_note", "blog.change_note", "blog.change_page")
 
@@ -49,6 +53,8 @@ def upload(request):
         stored = store_image(uploaded)
     except RejectedImage as error:
         return JsonResponse({"image": [str(error)]}, status=400)
+    except NotStored as error:
+        return JsonResponse({"image": [str(error)]}, status=507)
     return JsonResponse(
         {
             "image_code": f"![{_alt_text(uploaded.name)}]({stored.url})",

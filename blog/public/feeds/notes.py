@@ -44,6 +44,7 @@ from blog.models import Language, Note, Series, SiteSettings, Tag
 from blog.public.feeds.websub import hub
 from blog.public.translation_notice import translation_notice
 from blog.rendering.feed_html import feed_html
+from blog.text.bidi import strip_explicit_bidi
 from blog.text.site_url import absolute_url
 
 FEED_SIZE = 20
@@ -69,10 +70,15 @@ def note_tag_uri(note):
     return f"tag:{authority},{note.created_at.astimezone(UTC).date().isoformat()}:note:{note.pk}"
 
 
+def xml_title(text):
+    # A title is plain text to a feed reader: no control that would reverse it.
+    return xml_text(strip_explicit_bidi(str(text or "")))
+
+
 def tag_category(tag):
     # English first, no empty or repeated name: a tag still waiting for its English name is
     # "调度", not " / 调度".
-    return xml_text(" / ".join(name for name in dict.fromkeys((tag.name, tag.name_zh)) if name))
+    return xml_title(" / ".join(name for name in dict.fromkeys((tag.name, tag.name_zh)) if name))
 
 
 class BijiFeedMixin:
@@ -215,7 +221,7 @@ class NoteFeed(Feed):
         return {"site": scope.site.title}
 
     def title(self, scope):
-        return xml_text(
+        return xml_title(
             self.title_text % self.names(scope) if self.title_text else scope.site.title
         )
 
@@ -242,7 +248,7 @@ class NoteFeed(Feed):
 
     def item_title(self, note):
         # Plain text, escaped once by the XML writer (Django's default escapes it twice).
-        return xml_text(note.title)
+        return xml_title(note.title)
 
     def item_description(self, note):
         # RSS <description> and Atom <summary type="html"> are HTML; the excerpt is text.

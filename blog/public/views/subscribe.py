@@ -21,7 +21,8 @@ The links of the emails open pages that are never cached (``never_cache``, and
 be confirmed and a button (a POST confirms, so a mail scanner following the link confirms
 nothing); the unsubscribe page has a button too, and its URL takes RFC 8058's one-click POST
 (``List-Unsubscribe=One-Click``) from a mail client, without cookie or CSRF token. A link
-tampered with, expired, or whose address was deleted gets a 400 page that says so.
+tampered with, expired, or whose address was deleted gets a 400 page that says so, and so
+does a link overtaken by an unsubscription or a newer link (it confirms nothing).
 """
 
 from django import forms
@@ -36,11 +37,13 @@ from django.views import generic
 from django.views.decorators.csrf import csrf_exempt
 
 from blog.caching import parts
+from blog.mail.addresses import InvalidAddress, normalise_address
 from blog.mail.subscribing import (
-    InvalidAddress,
+    TURNED_OFF,
+    OutdatedLink,
     address_key,
     confirm,
-    normalise_address,
+    outdated,
     subscribe,
     unsubscribe,
 )
@@ -65,10 +68,8 @@ class SubscribeForm(forms.Form):
     def clean_email(self):
         try:
             return normalise_address(self.cleaned_data["email"])
-        except InvalidAddress:
-            raise ValidationError(
-                gettext_lazy("Enter an email address such as name@example.com."), code="invalid"
-            ) from None
+        except InvalidAddress as error:
+            raise ValidationError(error.message, code="invalid") from None
 
     def clean_only(self):
         value = self.cleaned_data["only"]
@@ -127,6 +128,37 @@ def invalid_link(request):
                 "removed. Confirmation links work for a few days only."
             ),
             "subscribe_again": True,
+        },
+        status=400,
+    )
+
+
+def outdated_link(request, reason, subscriber):
+    """A confirmation link overtaken by an unsubscription or a newer link: it confirms
+    nothing, says why, and offers a new one (none to an address whose mail bounced)."""
+    bounced = subscriber.state == SubscriberState.BOUNCED
+    if reason == TURNED_OFF and bounced:
+        message = _(
+            "Mail to this address bounced or was reported as spam after this link was sent, "
+            "so nothing more is sent to it and the link no longer subscribes it."
+        )
+    elif reason == TURNED_OFF:
+        message = _(
+            "You unsubscribed after this link was sent, so it no longer subscribes you. "
+            "To receive new notes again, subscribe again: a new link will be sent to you."
+        )
+    else:
+        message = _(
+            "A newer confirmation link was sent to this address after this one: only the "
+            "newest works. Use it, or subscribe again."
+        )
+    return personal_page(
+        request,
+        "blog/subscribe_problem.html",
+        {
+            "title": _("This link no longer works"),
+            "message": message,
+            "subscribe_again": not bounced,
         },
         status=400,
     )
@@ -225,11 +257,17 @@ class ConfirmView(generic.View):
         choice = read_confirm_token(token, settings.BIJI_CONFIRM_MAX_AGE)
         if choice is None:
             return invalid_link(request)
+        reason = outdated(choice)
+        if reason is not None:
+            return outdated_link(request, reason, choice.subscriber)
         return personal_page(request, self.template_name, choice_context(choice))
 
     def post(self, request, token):
         choice = read_confirm_token(token, settings.BIJI_CONFIRM_MAX_AGE)
-        subscriber = confirm(choice, get_language()) if choice else None
+        try:
+            subscriber = confirm(choice, get_language()) if choice else None
+        except OutdatedLink as overtaken:
+            return outdated_link(request, overtaken.reason, overtaken.subscriber)
         if subscriber is None:
             return invalid_link(request)
         return personal_page(

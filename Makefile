@@ -86,7 +86,8 @@ $(VENV)/.installed: requirements-dev.lock pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet --require-hashes -r requirements-dev.lock
-	$(PY) -m pip install --quiet --no-deps -e .
+	@# setuptools advises on every editable install; it is no failure, so it is not printed.
+	PYTHONWARNINGS="ignore:Editable installation" $(PY) -m pip install --quiet --no-deps -e .
 	touch $@
 
 # Re-pin requirements.lock (runtime) and requirements-dev.lock (+ dev); LOCK_ARGS=--upgrade bumps.

@@ -157,6 +157,14 @@ def test_published_dates_spread_over_many_months(demo):
     assert len(months) >= 8 and len(years) >= 2
 
 
+def test_a_demo_note_shows_updated_only_when_its_file_says_so(client, demo):
+    updated = [note.slug for note in Note.objects.published() if note.updated_after_publication]
+    assert updated == ["cuda-warp-scheduling"]  # "updated:" in its file: the one shown
+    page = client.get("/notes/async-scheduling-inference-engine/").content.decode()
+    assert "更新于" not in page
+    assert "更新于" in client.get("/notes/cuda-warp-scheduling/").content.decode()
+
+
 def test_bodies_exercise_the_renderer(demo):
     """The stored HTML of the demo notes shows every feature of the renderer, rendered."""
     notes = {n.slug: n for n in Note.objects.all()}

@@ -129,3 +129,31 @@ def test_the_note_form_has_the_switch_for_marking_terms(staff_client):
     assert staff_client.post(url, data).status_code == 302
     note.refresh_from_db()
     assert note.marks_terms is False
+
+
+@pytest.mark.parametrize(
+    ("typed", "field"),
+    [
+        ({"chinese": "线程束", "english": "warp"}, "chinese"),
+        ({"english": "WARP"}, "english"),  # the same form in another case
+        ({"chinese": "束", "chinese_variants": "线程束"}, "chinese_variants"),
+        ({"english": "thread bundle", "english_variants": "wavefront, Warp"}, "english_variants"),
+    ],
+)
+def test_a_form_another_term_has_is_refused_with_a_link_to_it(staff_client, typed, field):
+    warp = Term.objects.create(chinese="线程束", english="warp", english_variants="wavefront")
+    response = post(staff_client, ADD, **typed)
+    assert response.status_code == 200
+    assert Term.objects.count() == 1  # nothing saved: no #warp-2
+    errors = response.context["adminform"].form.errors[field]
+    assert "线程束 / warp" in errors[0]
+    page = response.content.decode()
+    assert f'href="{change_url(warp)}"' in page  # the way to the term that has it
+
+
+def test_a_term_keeps_its_own_forms_when_it_is_saved_again(staff_client):
+    warp = Term.objects.create(chinese="线程束", english="warp", english_variants="Warp")
+    assert (
+        post(staff_client, change_url(warp), definition_en="A group of 32 threads.").status_code
+        == 302
+    )

@@ -93,3 +93,12 @@ def test_latin_runs_touching_chinese_are_spaced_without_adding_characters():
     spans = BeautifulSoup(rendered.html, "html.parser").select("span.autospace")
     assert [span.get_text() for span in spans] == ["H100", "cuBLAS"]  # code stays as it is
     assert rendered.plain_text == "在H100上超越cuBLAS，用 kernel里 的代码。"
+
+
+def test_function_names_are_set_against_their_brackets_and_keep_no_backslash():
+    html = render_markdown("$\\arg\\max_x \\operatorname{softmax}(x)$ and $\\max x$").html
+    assert "<mi>arg</mi>" in html and "<mi>\\arg</mi>" not in html
+    assert "<mi>softmax</mi><mo" in html  # an identifier before its bracket: no operator gap
+    assert "<mo>max</mo><mi>x</mi>" in html  # before a letter the operator keeps its space
+    assert "<mo>,</mo>" not in render_markdown("`x`, y").html  # code: no math involved
+    assert '<code class="punct-after">x</code>,' in render_markdown("`x`, y").html

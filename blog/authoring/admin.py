@@ -32,6 +32,7 @@ from markdownx.models import MarkdownxField
 from taggit.models import Tag as TaggitTag
 
 from blog.authoring.forms import MarkdownEditorWidget, NoteForm, PageForm, note_state_label
+from blog.authoring.glossary_form import TermForm
 from blog.authoring.history import RevisionAdminMixin
 from blog.authoring.media_library import media_library_view
 from blog.authoring.note_emails import (
@@ -796,8 +797,10 @@ class DefinitionEditorWidget(MarkdownEditorWidget):
 @admin.register(Term)
 class TermAdmin(RendersAheadAdminMixin, RevisionAdminMixin, admin.ModelAdmin):
     """The glossary: each term's forms in both languages, its definitions in the notes'
-    editor with a preview, the notes that explain it; revisions as for notes."""
+    editor with a preview, the notes that explain it; revisions as for notes. A form another
+    term has already is refused (:mod:`.glossary_form`)."""
 
+    form = TermForm
     Media = AuthorDeskMedia
     list_display = ["chinese", "english", "keep_in_english", "note_count"]
     list_display_links = ["chinese", "english"]

@@ -21,6 +21,10 @@ from blog.models.notes import Language, Note
 from blog.models.rendered import RenderedMarkdownMixin
 from blog.text.slugs import ascii_slug, unique_slug
 
+NAME_FIELDS = ("chinese", "english")
+VARIANT_FIELDS = ("chinese_variants", "english_variants")
+FORM_FIELDS = (*NAME_FIELDS, *VARIANT_FIELDS)
+
 # Variants are typed one per line; commas and the Chinese list marks separate them too.
 _VARIANT_SEPARATORS = re.compile(r"[\n,，、;；]+")
 
@@ -140,6 +144,32 @@ class Term(RenderedMarkdownMixin, models.Model):
         """Every form of the term in either language (search looks for all of them)."""
         forms = self.forms(Language.CHINESE) + self.forms(Language.ENGLISH)
         return list(dict.fromkeys(forms))
+
+    def typed_forms(self):
+        """(field, form) for each form as the author typed it, names first."""
+        forms = [(field, " ".join(getattr(self, field).split())) for field in NAME_FIELDS]
+        forms += [
+            (field, form)
+            for field in VARIANT_FIELDS
+            for form in split_variants(getattr(self, field))
+        ]
+        return [(field, form) for field, form in forms if form]
+
+    def clashes(self):
+        """Forms of this term that another term has already, in either language, as a name or
+        a variant: [(field, form, the other term)], one per form. Two terms with one form would
+        mark and search it as either, and the glossary would list it twice."""
+        mine = {}
+        for field, form in self.typed_forms():
+            mine.setdefault(form.casefold(), (field, form))
+        found = []
+        others = Term.objects.exclude(pk=self.pk) if self.pk else Term.objects.all()
+        for other in others.only("slug", *FORM_FIELDS).order_by("slug"):
+            for _field, form in other.typed_forms():
+                clash = mine.pop(form.casefold(), None)
+                if clash is not None:
+                    found.append((*clash, other))
+        return found
 
 
 class TermUse(models.Model):

@@ -75,6 +75,7 @@ def tex_to_mathml(tex: str, display: bool = False, source: str | None = None) ->
             el.text = html.unescape(el.text)
         if el.tail:
             el.tail = html.unescape(el.tail)
+    _functions_before_brackets(math)
     semantics = etree.Element("semantics")
     for child in list(math):
         math.remove(child)
@@ -84,6 +85,37 @@ def tex_to_mathml(tex: str, display: bool = False, source: str | None = None) ->
     math.append(semantics)
     # Explicit end tags: the HTML parser would otherwise nest siblings inside "<mspace />".
     return etree.tostring(math, encoding="unicode", short_empty_elements=False)
+
+
+_SCRIPTED = {"msub", "msup", "msubsup", "munder", "mover", "munderover"}
+_OPENING = {"(", "[", "{"}
+
+
+def _functions_before_brackets(math):
+    """``\\max(a, b)``, ``\\operatorname{softmax}(x)``: latex2mathml makes the name an
+    operator (``<mo>max</mo>``), which browsers space like "+", so a gap opened before the
+    bracket; TeX sets a function name right against it. A named operator before an opening
+    bracket becomes the identifier it is (``<mi>``, upright), as ``\\sin`` already is. Before
+    anything else (``\\max x``) it keeps its operator space. Also drops the backslash
+    latex2mathml leaves on ``\\arg``."""
+    for parent in math.iter():
+        children = list(parent)
+        for child, after in zip(children, [*children[1:], None][: len(children)], strict=True):
+            text = child.text or ""
+            if child.tag == "mi" and text[:1] == "\\" and text[1:].isalpha():
+                child.text = text[1:]
+            name = child[0] if child.tag in _SCRIPTED and len(child) else child
+            if (
+                name.tag == "mo"
+                and name.text
+                and len(name.text) > 1
+                and name.text.isalpha()
+                and after is not None
+                and after.tag == "mo"
+                and (after.text or "").strip() in _OPENING
+            ):
+                name.tag = "mi"
+                name.attrib.pop("movablelimits", None)
 
 
 class InlineMathProcessor(InlineProcessor):

@@ -106,7 +106,7 @@ ALLOWED_CLASSES: dict[str, set[str]] = {
     "details": ADMONITION_TYPES,
     "p": {"admonition-title"},
     "pre": {"highlight"},
-    "code": {"highlight", "math-error"},
+    "code": {"highlight", "math-error", "punct-after"},
     "table": {"highlighttable"},
     "td": {"linenos", "code"},
     "ul": {"task-list"},

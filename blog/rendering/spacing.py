@@ -1,4 +1,5 @@
-"""Space between Chinese and Latin text, without a character added to what the author wrote.
+"""Space between Chinese and Latin text, without a character added to what the author wrote;
+no space between inline code and the punctuation after it.
 
 Chinese typesetting puts a quarter-em of space where Han characters meet Latin letters or
 digits ("在H100上" reads as "在 H100 上"). CSS ``text-autospace`` does that in browsers that
@@ -6,6 +7,10 @@ support it; for the others, Latin runs that touch a CJK character with no space 
 wrapped in ``<span class="autospace">``, which the stylesheet spaces only where
 ``text-autospace`` is missing. The text itself, and so search, excerpts and copy-paste, stay
 exactly as written.
+
+Inline code sits on a tinted box with room on both sides, which opened a gap before the
+punctuation that follows it ("`cp.async` : one", "`cp.async` ："). Code followed by closing
+punctuation gets the class ``punct-after``, whose box the stylesheet closes on that side.
 """
 
 import re
@@ -18,6 +23,9 @@ from markdown.treeprocessors import Treeprocessor
 from blog.text.cjk import CJK_CHARS
 
 CLASS = "autospace"
+PUNCT_AFTER = "punct-after"
+# Punctuation that closes onto the word before it, Latin and Chinese.
+_CLOSING = frozenset(".,:;!?)]}’”…%" + "，。、；：！？）》」』〉】〕")
 _LATIN_RUN = r"[A-Za-z0-9](?:[A-Za-z0-9_.+#%/'’-]*[A-Za-z0-9+#%])?"
 _TOUCHING_CJK = re.compile(f"(?<=[{CJK_CHARS}]){_LATIN_RUN}|{_LATIN_RUN}(?=[{CJK_CHARS}])")
 # Placeholders of stashed HTML and math ("\x02klzzwxh:0\x03"): never split, never wrapped.
@@ -66,6 +74,8 @@ class AutospaceTreeprocessor(Treeprocessor):
         self._walk(root)
 
     def _walk(self, element):
+        if element.tag == "code" and element.tail and element.tail[0] in _CLOSING:
+            element.set("class", f"{element.get('class', '')} {PUNCT_AFTER}".strip())
         if element.tag in _SKIP:
             return
         children = list(element)

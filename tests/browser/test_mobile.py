@@ -15,6 +15,9 @@ MOBILE_PAGES = [
     "/notes/parallel-computing-1/",
     "/notes/cuda-warp-scheduling/",
     "/en/notes/decode-gemv-worklog/",
+    # The search page's header row holds a search field and button beside the other tools.
+    "/en/search/?q=warp",
+    "/search/?q=warp",
 ]
 
 WIDE_BLOCKS = """() => {

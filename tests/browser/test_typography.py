@@ -122,3 +122,44 @@ def test_punctuation_after_inline_math_never_starts_a_line(open_page, prefix, sc
         assert all(m["sameLine"] for m in marks), (width, [m for m in marks if not m["sameLine"]])
         checked += len(marks)
     assert checked, "no inline formula followed by punctuation on the note"
+
+
+# Gaps as the page sets them, in ems: between the end of inline code's text and the punctuation
+# after it, and between a function's name and its bracket in a formula.
+GAPS = r"""(html) => {
+  const prose = document.querySelector(".prose");
+  const box = document.createElement("div");
+  box.innerHTML = html;
+  prose.append(box);
+  const em = parseFloat(getComputedStyle(box).fontSize);
+  const rect = (node, start, end) => {
+    const range = document.createRange();
+    range.setStart(node, start);
+    range.setEnd(node, end);
+    return range.getBoundingClientRect();
+  };
+  const code = [...box.querySelectorAll("code")].map(code => {
+    const text = code.firstChild, after = code.nextSibling;
+    return (rect(after, 0, 1).left - rect(text, text.length - 1, text.length).right) / em;
+  });
+  const math = [...box.querySelectorAll("math mrow > :first-child")].map(name => {
+    const bracket = name.nextElementSibling;
+    return (bracket.getBoundingClientRect().left - name.getBoundingClientRect().right) / em;
+  });
+  box.remove();
+  return {code, math};
+}"""
+
+
+def test_punctuation_closes_onto_code_and_brackets_onto_function_names(open_page):
+    from blog.rendering import render_markdown
+
+    page = open_page()
+    visit(page, "/en" + FLASH)
+    html = render_markdown(
+        "`cp.async`: one copy. 使用 `cp.async`：一个拷贝。\n\n$\\max(a, b)$ $\\operatorname{softmax}(x)$"
+    ).html
+    gaps = page.evaluate(GAPS, html)
+    assert len(gaps["code"]) == 2 and len(gaps["math"]) == 2, gaps
+    assert all(gap < 0.15 for gap in gaps["code"]), gaps  # was 0.35 em of the code's box
+    assert all(gap < 0.1 for gap in gaps["math"]), gaps  # was an operator's space

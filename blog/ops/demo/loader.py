@@ -60,6 +60,7 @@ DEMO_DIR = Path(__file__).resolve().parent
 NOTE_KEYS = {
     "title", "slug", "language", "status", "published", "series", "position", "tags",
     "summary", "translation", "source_title", "source_author", "source_url", "source_date",
+    "updated",
 }  # fmt: skip
 NOTE_REQUIRED = {"title", "slug", "language", "status"}
 PAGE_KEYS = {"title", "slug", "language", "published"}
@@ -143,6 +144,15 @@ def upsert(model, lookup, values):
     else:
         obj.save()
     return obj
+
+
+def keep_dates(note, doc, now):
+    """A demo note was last edited when its file says (``updated``), else when it was
+    published: not on the day the demo was loaded, which every note would show as "Updated"."""
+    edited = parse_published(doc.meta.get("updated", ""), now, doc.name) or note.published_at
+    if edited is not None and edited <= now:
+        Note.objects.filter(pk=note.pk).update(updated_at=edited)
+        note.updated_at = edited
 
 
 def keep_revision(note):
@@ -261,6 +271,7 @@ def load_demo(now=None):
             raise DemoError(f"{doc.name}: unknown tags {unknown}")
         note_tags = [tags[t] for t in tag_slugs]
         notes[slug] = upsert(Note, {"slug": slug}, note_values(doc, now, series, notes))
+        keep_dates(notes[slug], doc, now)
         set_tags(notes[slug], note_tags)
         keep_revision(notes[slug])
     for entry in glossary:

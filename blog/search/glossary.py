@@ -10,6 +10,10 @@ first, and looked for as that form (a phrase), not as words anywhere in the note
 mixes scripts is looked for glued and spaced ("warp 束" and "warp束"), as a bilingual writer
 types it both ways. Every other word is looked for as before; every group is required (AND).
 
+A group holds at most :data:`MAX_SPELLINGS` spellings (the typed word first, then the terms'
+forms in the glossary's order): a glossary whose forms nest (``x``, ``x x``, ``x x x``…)
+would otherwise make one word a thousand-way OR in SQL and in the highlighting of every result.
+
 :func:`load_glossary` reads the glossary in one query; the search page keeps its result for
 the content state (:mod:`blog.public.views.search`), so a results page reads it only after a
 change. :func:`expand` is pure.
@@ -31,6 +35,7 @@ _CJK, _OTHER = f"[{CJK_CHARS}]", f"[^{CJK_CHARS}\\W]"  # a CJK character; a lett
 # A space between scripts ("warp 束"), and a place where they meet unspaced ("warp束").
 _SPACE_BETWEEN_SCRIPTS_RE = re.compile(f"(?<={_CJK}) (?={_OTHER})|(?<={_OTHER}) (?={_CJK})")
 _SCRIPTS_MEET_RE = re.compile(f"(?<={_CJK})(?={_OTHER})|(?<={_OTHER})(?={_CJK})")
+MAX_SPELLINGS = 16
 
 
 @dataclass(frozen=True)
@@ -122,7 +127,10 @@ def expand(query: Query, glossary: Glossary) -> Query:
         group = dict.fromkeys(typed) if len(typed) == 1 else {}
         for position in found:
             for form in glossary.terms[position]:
-                group.update(dict.fromkeys(map(term_for, form.spellings)))
+                room = MAX_SPELLINGS - len(group)
+                if room <= 0:
+                    break
+                group.update(dict.fromkeys(list(map(term_for, form.spellings))[:room]))
                 if form.key != typed_key and form.key not in shown:
                     shown.add(form.key)
                     also.append((form.text, form.language))

@@ -3,3 +3,4 @@
 
 import blog.authoring.admin  # noqa: F401  (registers the ModelAdmins)
 import blog.authoring.subscribers_admin  # noqa: F401  (registers SubscriberAdmin)
+import blog.authoring.task_queue  # noqa: F401  (registers the queue page)

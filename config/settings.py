@@ -189,8 +189,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         # WAL lets readers and the one writer work at the same time.
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         "transaction_mode": "IMMEDIATE",
-        # Writers queue for the lock instead of failing after the default 5 s.
-        "timeout": 20,
+        # Writers queue for the lock instead of failing after the default 5 s (SQLite's busy
+        # timeout; BIJI_SQLITE_TIMEOUT shortens it for the tests that hold the lock past it).
+        "timeout": float(env("BIJI_SQLITE_TIMEOUT", "20")),
     }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -410,20 +411,26 @@ if BIJI_WEBSUB_HUB and not re.fullmatch(r"https?://[^/\s<>\"@,;]+(/[^\s<>\"]*)?"
 BIJI_RELEASE = env("BIJI_RELEASE", "")
 
 # The background runner (blog.background): tasks stored in the database, run by
-# `manage.py db_worker` (`make run` starts one beside the server). A failing task is retried
-# on errors that say "try again" (database locked or away, network) up to
+# `manage.py db_worker` (`make run` starts two beside the server, supervised: one for the
+# "imports" queue, one for the rest, so a long import delays no email or card). A failing
+# task is retried on errors that say "try again" (database locked or away, network) up to
 # BIJI_TASK_MAX_ATTEMPTS runs in all, waiting BIJI_TASK_RETRY_DELAY seconds before the first
-# retry, twice as long before each next.
+# retry, twice as long before each next. A run past BIJI_TASK_TIME_LIMIT seconds (unless the
+# task sets its own time_limit; 0: none) is stopped and fails.
 TASKS = {
     "default": {
         "BACKEND": "blog.background.backend.DatabaseBackend",
-        "QUEUES": ["default"],
+        "QUEUES": ["default", "imports"],
         "OPTIONS": {
             "max_attempts": int(env("BIJI_TASK_MAX_ATTEMPTS", "3")),
             "retry_delay": float(env("BIJI_TASK_RETRY_DELAY", "10")),
+            "time_limit": float(env("BIJI_TASK_TIME_LIMIT", "900")),
         },
     }
 }
+# Every admin page warns when no worker has been seen (its heartbeat, every few seconds) for
+# this many seconds: cards, emails and imports wait until one runs.
+BIJI_WORKER_MISSING_AFTER = int(env("BIJI_WORKER_MISSING_AFTER", "180"))
 
 # Files readers must never fetch (an uploaded import archive until its import has run):
 # owner-only, and never inside MEDIA_ROOT or STATIC_ROOT, which a web server may serve.

@@ -23,7 +23,7 @@ from blog.background.workers import current_worker_id
 
 def run_queued_tasks():
     Worker(
-        queue_names=["default"],
+        queue_names=["*"],  # every queue, as db_worker
         interval=0,
         batch=True,
         backend_name="default",

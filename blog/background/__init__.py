@@ -1,5 +1,5 @@
-"""biji's one background runner: work that may outlive a request (imports today; email, image
-variants, cards and hub pings later).
+"""biji's one background runner: work that may outlive a request (imports, email, image
+variants, cards, hub pings, glossary re-renders).
 
 Django's tasks framework through the ``django-tasks`` backport, stored in the database by
 ``django-tasks-db``: a task is a module-level function under ``@task()`` (from
@@ -18,7 +18,9 @@ retries nor a way out for a task whose worker was killed; biji adds both, here, 
 * :mod:`.sweep`: puts a task whose worker is dead back in the queue, or fails it once its
   attempts are spent.
 * :mod:`.worker`: the worker loop with both; biji's ``db_worker`` command runs it and sweeps
-  when it starts (blog/management/commands/db_worker.py).
+  when it starts (blog/management/commands/db_worker.py). It never exits on the database
+  (:mod:`.outage`), holds each run to its time limit (:mod:`.time_limit`) and keeps a
+  heartbeat (:mod:`.heartbeat`); :mod:`.queue_state` says how the queue stands.
 
 A task must be idempotent: killed half-way and run again, it must not do its work twice.
 

@@ -1,7 +1,8 @@
 """The backend ``TASKS`` names: django-tasks-db's, with biji's retrying task class.
 
-``OPTIONS``: ``max_attempts`` (runs of a task in all, 3 by default) and ``retry_delay`` (the
-seconds before the first retry, doubled for each next one; 10 by default).
+``OPTIONS``: ``max_attempts`` (runs of a task in all, 3 by default), ``retry_delay`` (the
+seconds before the first retry, doubled for each next one; 10 by default) and ``time_limit``
+(the seconds a run may take before the worker stops it, 900 by default; 0: no limit).
 """
 
 from django_tasks_db import DatabaseBackend as BaseDatabaseBackend
@@ -16,3 +17,4 @@ class DatabaseBackend(BaseDatabaseBackend):
         super().__init__(alias, params)
         self.max_attempts = int(self.options.get("max_attempts", 3))
         self.retry_delay = float(self.options.get("retry_delay", 10))
+        self.time_limit = float(self.options.get("time_limit", 900))

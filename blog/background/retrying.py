@@ -16,6 +16,10 @@ task fails at once and its error is kept in its result.
 
 The n-th retry waits ``retry_delay × 2^(n-1)`` seconds (``retry_delay`` from the backend's
 options), at most an hour.
+
+A task runs for at most its ``time_limit`` in seconds (the backend's ``time_limit`` option
+unless the task says otherwise, ``@task(time_limit=3600)``; 0: no limit). Past it the worker
+stops the task (:mod:`.time_limit`) and it fails at once: run again, it would take as long.
 """
 
 from dataclasses import dataclass
@@ -24,6 +28,8 @@ from datetime import timedelta
 from django.db import InterfaceError, OperationalError
 from django.utils.version import PY311
 from django_tasks.base import Task
+
+from blog.background.time_limit import TimeLimitExceeded
 
 LONGEST_WAIT = timedelta(hours=1)
 
@@ -46,12 +52,20 @@ class RetryingTask(Task):
     retry_on: tuple = RETRY_ON
     """Exception classes that retry; the others fail the task at once."""
 
+    time_limit: float | None = None
+    """Seconds a run may take; None: the backend's ``time_limit`` option; 0: no limit."""
+
     def attempts_allowed(self):
         return self.max_attempts or self.get_backend().max_attempts
 
+    def seconds_allowed(self):
+        """The run's time limit in seconds, or None for none."""
+        limit = self.time_limit if self.time_limit is not None else self.get_backend().time_limit
+        return limit or None
+
     def retries(self, error, attempts):
         """Whether the task, ``attempts`` runs done and the last raising ``error``, runs again."""
-        if attempts >= self.attempts_allowed():
+        if attempts >= self.attempts_allowed() or isinstance(error, TimeLimitExceeded):
             return False
         return isinstance(error, INTERRUPTED + tuple(self.retry_on))
 

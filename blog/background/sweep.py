@@ -11,6 +11,10 @@ Every ``db_worker`` sweeps when it starts, before taking a task: the supervisor 
 a killed worker (systemd, ``make run`` the next time) brings its task back. ``manage.py
 tasks sweep`` runs it by hand. A task whose worker is alive is never touched, so sweeping
 at any time is safe: no task runs twice at once.
+
+:func:`put_back_claims_of` is the one exception, asked by a live worker about itself: after
+the database failed while it claimed a task, a claim it never saw committed (the connection
+lost at COMMIT) would hold the task RUNNING under it for as long as it lives.
 """
 
 import logging
@@ -68,3 +72,27 @@ def _sweep_one(pk, worker_ids):
     if give_up and task is not None:
         task_finished.send(sender=type(task.get_backend()), task_result=result.task_result)
     return result.status
+
+
+def put_back_claims_of(worker_id, backend_name=None):
+    """Put back in the queue the tasks RUNNING under ``worker_id``, which must be running none
+    (the worker asking about itself between two tasks); their claim counts as no attempt.
+    Returns their ids."""
+    put_back = []
+    running = DBTaskResult.objects.running()
+    if backend_name:
+        running = running.filter(backend_name=backend_name)
+    for candidate in running.only("id", "worker_ids"):
+        if not candidate.worker_ids or candidate.worker_ids[-1] != worker_id:
+            continue
+        with transaction.atomic():
+            result = DBTaskResult.objects.select_for_update().filter(pk=candidate.pk).first()
+            if result is None or result.status != TaskResultStatus.RUNNING:
+                continue
+            if result.worker_ids != candidate.worker_ids:
+                continue
+            result.status, result.worker_ids = TaskResultStatus.READY, result.worker_ids[:-1]
+            result.save(update_fields=["status", "worker_ids"])
+        logger.warning("task %s: claimed unseen by this worker, back in the queue", result.pk)
+        put_back.append(str(result.pk))
+    return put_back

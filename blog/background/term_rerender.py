@@ -44,7 +44,8 @@ RENDERED_FIELDS = (
 FORMS_PER_QUERY = 200
 
 
-@task()
+# Every note may use a changed term: a re-render of thousands of notes outlasts the default limit.
+@task(time_limit=3600)
 def rerender_for_terms(term_ids, forms, note_ids=()):
     """Render again the notes that use the terms ``term_ids``, those whose text holds any of
     ``forms`` (a term's old and new forms), and ``note_ids`` (the notes of a deleted term)."""
@@ -87,16 +88,24 @@ def _rendered_state(term):
     return tuple(getattr(term, field) for field in RENDERED_FIELDS)
 
 
-def term_about_to_change(sender, instance, raw, using, **kwargs):
+def _rendered_only(update_fields):
+    """A save of the definitions' HTML alone (``render()``, ``manage.py rerender``): no form
+    or definition the author typed changed."""
+    return update_fields is not None and set(update_fields) <= set(Term.derived_fields)
+
+
+def term_about_to_change(sender, instance, raw, using, update_fields=None, **kwargs):
     """Remember the stored term (one query): its old forms, and whether anything that marks
     it changes."""
-    if not raw and instance.pk is not None:
+    if not raw and instance.pk is not None and not _rendered_only(update_fields):
         instance._stored_before = Term.objects.using(using).filter(pk=instance.pk).first()
 
 
-def term_saved(sender, instance, created, raw, using, **kwargs):
-    term_matching.forget()
-    if raw:  # a restore loads notes and their TermUse rows as they were
+def term_saved(sender, instance, created, raw, using, update_fields=None, **kwargs):
+    term_matching.forget()  # the tooltips carry the definitions' HTML
+    if raw or _rendered_only(update_fields):
+        # A restore loads notes and their TermUse rows as they were; a render of the
+        # definitions is followed by the notes' own (manage.py rerender renders them after).
         return
     before = instance.__dict__.pop("_stored_before", None)
     if before is not None and _rendered_state(before) == _rendered_state(instance):

@@ -1,61 +1,201 @@
-"""django-tasks-db's worker loop, with retries (:mod:`.retrying`).
+"""biji's worker loop: django-tasks-db's, never exiting on the database, with retries, time
+limits and a heartbeat.
 
-The library's ``Worker.run_task`` marks any error FAILED; this one first asks the task
-whether it runs again, and if so puts it back in the queue, due after the backoff, with the
-error kept on its row for the admin to show. The rest (claiming, signals, batches, shutdown
-on SIGTERM after the task at hand) is the library's.
+* The database: an error of any kind in claiming a task (BEGIN, SELECT, UPDATE, COMMIT), in
+  recording how a task ended, or in closing old connections is waited out with a growing
+  pause (:mod:`.outage`), and a claim that may have been written unseen is put back; the
+  worker never exits on the database.
+* A task's own errors follow its retry rules (:mod:`.retrying`): the library marks any error
+  FAILED; this loop first asks the task whether it runs again, and if so puts it back in the
+  queue, due after the backoff, with the error kept on its row.
+* Each run is held to the task's time limit (:mod:`.time_limit`).
+* With ``heartbeat=True`` (``db_worker``) the worker keeps its row in the heartbeat table
+  (:mod:`.heartbeat`).
+
+Signals and shutdown on SIGTERM after the task at hand are the library's.
 """
 
 import logging
+import random
+import time
 from traceback import format_exception
 
 from django.core.exceptions import SuspiciousOperation
+from django.db import close_old_connections
 from django.utils import timezone
 from django_tasks.base import TaskContext, TaskResultStatus
 from django_tasks.signals import task_finished, task_started
 from django_tasks_db.management.commands.db_worker import Worker as DatabaseWorker
+from django_tasks_db.models import DBTaskResult
+from django_tasks_db.utils import exclusive_transaction
 
+from blog.background.heartbeat import Heartbeat
+from blog.background.outage import DATABASE_ERRORS, Outage, close_connections
 from blog.background.retrying import INTERRUPTED
+from blog.background.sweep import put_back_claims_of, sweep
+from blog.background.time_limit import TimeLimitExceeded, time_limit
 
 logger = logging.getLogger(__name__)
 
 
 class Worker(DatabaseWorker):
+    def __init__(self, *, heartbeat=False, **options):
+        super().__init__(**options)
+        self.outage = Outage(f"Worker {self.worker_id}")
+        self.claim_unsure = False
+        self.heartbeat = Heartbeat(self.worker_id, self.queues_label()) if heartbeat else None
+
+    def queues_label(self):
+        if not self.process_all_queues:
+            return ",".join(self.queue_names)
+        return "*" + "".join(f",-{name}" for name in self.excluded_queue_names)
+
+    def run(self):
+        logger.info("Starting worker worker_id=%s queues=%s", self.worker_id, self.queues_label())
+        if self.startup_delay and self.interval:
+            time.sleep(random.random())  # noqa: S311 (no thundering herd of workers)
+        if self.heartbeat:
+            self.heartbeat.start()
+        try:
+            self.loop()
+        finally:
+            if self.heartbeat:
+                self.heartbeat.stop()
+
+    def sweep(self):
+        """Put back the tasks of dead workers (:mod:`.sweep`), waiting out the database;
+        returns [(task id, new status)]."""
+        while True:
+            try:
+                swept = sweep(self.backend_name)
+            except DATABASE_ERRORS as error:
+                self.outage.wait(error)
+            else:
+                self.outage.over()
+                return swept
+
+    def loop(self):
+        while self.running:
+            try:
+                close_old_connections()
+                task_result = self.claim()
+            except DATABASE_ERRORS as error:
+                self.claim_unsure = True
+                self.outage.wait(error)
+                continue
+            self.outage.over()
+            if task_result is not None:
+                self.run_task(task_result)
+            elif self.batch:
+                logger.info("No more tasks to run for worker_id=%s: exiting.", self.worker_id)
+                return
+            if self.max_tasks is not None and self._run_tasks >= self.max_tasks:
+                logger.info("Ran %d tasks (--max-tasks): exiting.", self._run_tasks)
+                return
+            if self.running and task_result is None:
+                time.sleep(self.interval)
+
+    def claim(self):
+        """The next task due, marked RUNNING under this worker; None when there is none.
+
+        Its errors are the caller's to wait out. They are why the library's loop dies (issue
+        32): each poll, idle or not, opens a write transaction (``exclusive_transaction``:
+        ``BEGIN EXCLUSIVE`` on a kept connection, ``BEGIN IMMEDIATE`` on one opened for it),
+        and while another connection holds SQLite's write lock the BEGIN waits for the busy
+        timeout (20 s), then raises "database is locked". The library forgives that error only
+        around the SELECT and the UPDATE, inside the ``with``: the BEGIN runs in ``atomic``'s
+        ``__enter__`` and the COMMIT in its ``__exit__``, outside its ``try``, so any write held
+        past the busy timeout while the worker polls (a slow admin save, a ``BEGIN IMMEDIATE``
+        in the sqlite3 shell) ended the worker."""
+        if self.claim_unsure:
+            put_back_claims_of(self.worker_id, self.backend_name)
+            self.claim_unsure = False
+        tasks = DBTaskResult.objects.ready().filter(backend_name=self.backend_name)
+        if not self.process_all_queues:
+            tasks = tasks.filter(queue_name__in=self.queue_names)
+        if self.excluded_queue_names:
+            tasks = tasks.exclude(queue_name__in=self.excluded_queue_names)
+        with exclusive_transaction(tasks.db):
+            task_result = tasks.get_locked()
+            if task_result is not None:
+                task_result.claim(self.worker_id)
+        return task_result
+
     def run_task(self, db_task_result):
         task = None
+        self.running_task = True
+        if self.heartbeat:
+            self.heartbeat.task = (str(db_task_result.pk), db_task_result.task_path)
         try:
-            self.running_task = True
-            task = db_task_result.task
-            task_result = db_task_result.task_result
-            sender = type(task.get_backend())
-            task_started.send(sender=sender, task_result=task_result)
-            if task.takes_context:
-                value = task.call(
-                    TaskContext(task_result=task_result), *task_result.args, **task_result.kwargs
-                )
+            try:
+                task = db_task_result.task
+                task_result = db_task_result.task_result
+                task_started.send(sender=type(task.get_backend()), task_result=task_result)
+                limit = task.seconds_allowed() if hasattr(task, "seconds_allowed") else None
+                with time_limit(limit):
+                    if task.takes_context:
+                        context = TaskContext(task_result=task_result)
+                        value = task.call(context, *task_result.args, **task_result.kwargs)
+                    else:
+                        value = task.call(*task_result.args, **task_result.kwargs)
+            except BaseException as error:
+                self.after_error(db_task_result, task, error)
+                if isinstance(error, INTERRUPTED):
+                    raise
             else:
-                value = task.call(*task_result.args, **task_result.kwargs)
-            # Inside the try, as in the library: a value that cannot be stored fails the task.
-            db_task_result.set_successful(value)
-            task_finished.send(sender=sender, task_result=db_task_result.task_result)
-        except BaseException as error:
-            attempts = len(db_task_result.worker_ids)
-            if (
-                task is not None
-                and getattr(task, "retries", None)
-                and task.retries(error, attempts)
-            ):
-                self.retry_later(db_task_result, task, error, attempts)
-            else:
-                self.fail(db_task_result, error)
-            if isinstance(error, INTERRUPTED):
-                raise
+                self.after_success(db_task_result, task, value)
         finally:
             self.running_task = False
             self._run_tasks += 1
+            if self.heartbeat:
+                self.heartbeat.task = ("", "")
 
-    def retry_later(self, db_task_result, task, error, attempts):
-        delay = task.delay(attempts) if not isinstance(error, INTERRUPTED) else None
+    def after_success(self, db_task_result, task, value):
+        try:
+            done = self.record(db_task_result, lambda: db_task_result.set_successful(value))
+        except Exception as error:  # a value the database cannot store (not JSON, say)
+            self.after_error(db_task_result, task, error)
+            return
+        if done:
+            self.finished(db_task_result)
+
+    def after_error(self, db_task_result, task, error):
+        attempts = len(db_task_result.worker_ids)
+        if isinstance(error, (TimeLimitExceeded, *INTERRUPTED)):
+            # Raised by a signal handler, maybe right after a BEGIN that Django never learnt
+            # of: a new connection, so that what follows is not written into that transaction.
+            close_connections()
+        if isinstance(error, TimeLimitExceeded):
+            logger.error("task %s %s", db_task_result.pk, error)
+        if task is not None and getattr(task, "retries", None) and task.retries(error, attempts):
+            self.record(db_task_result, lambda: self.retry_later(db_task_result, task, error))
+        elif self.record(db_task_result, lambda: db_task_result.set_failed(error)):
+            self.finished(db_task_result)
+
+    def record(self, db_task_result, write):
+        """``write()`` how a task ended, waiting out the database's failures; False if the
+        worker is asked to stop before it could (the task stays RUNNING under this worker,
+        and the next worker's sweep puts it back in the queue)."""
+        while True:
+            try:
+                write()
+            except DATABASE_ERRORS as error:
+                if not self.running:
+                    logger.warning(
+                        "Stopping without recording how task %s ended (%s): the next "
+                        "worker's sweep puts it back in the queue.",
+                        db_task_result.pk,
+                        error,
+                    )
+                    return False
+                self.outage.wait(error)
+            else:
+                self.outage.over()
+                return True
+
+    def retry_later(self, db_task_result, task, error):
+        attempts = len(db_task_result.worker_ids)
+        delay = None if isinstance(error, INTERRUPTED) else task.delay(attempts)  # None: at once
         db_task_result.status = TaskResultStatus.READY
         if delay is not None:
             db_task_result.run_after = timezone.now() + delay
@@ -73,12 +213,20 @@ class Worker(DatabaseWorker):
             f"in {delay}" if delay is not None else "at once",
         )
 
-    def fail(self, db_task_result, error):
-        db_task_result.set_failed(error)
+    def finished(self, db_task_result):
+        """Tell the receivers of ``task_finished``; their errors are logged, never the
+        worker's end nor a change of the task's result."""
         try:
             sender = type(db_task_result.task.get_backend())
             task_result = db_task_result.task_result
         except (ImportError, SuspiciousOperation):
             logger.exception("Task id=%s failed unexpectedly", db_task_result.id)
-        else:
-            task_finished.send(sender=sender, task_result=task_result)
+            return
+        for receiver, response in task_finished.send_robust(sender=sender, task_result=task_result):
+            if isinstance(response, Exception):
+                logger.error(
+                    "A receiver of task_finished (%r) failed for task %s",
+                    receiver,
+                    db_task_result.pk,
+                    exc_info=response,
+                )

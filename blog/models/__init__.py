@@ -16,12 +16,15 @@ domain operations that change several rows at once, beside them.
 * tables other packages fill: :mod:`.content` (the content version's counter and the
   versions of its parts),
   :mod:`.search_document` (the search index), :mod:`.imported` (old URLs, imported files),
-  :mod:`.import_runs` (the admin's imports, run in the background).
+  :mod:`.import_runs` (the admin's imports, run in the background), :mod:`.worker_heartbeat`
+  (each background worker's last sighting); :mod:`.background_tasks`, the tasks as the admin
+  lists them.
 
 May import: :mod:`blog.rendering`, :mod:`blog.text`. Knows nothing of HTTP, caches or search
 code: receivers that follow the models are wired in ``BlogConfig.ready()``.
 """
 
+from blog.models.background_tasks import BackgroundTask
 from blog.models.content import ContentVersion, PartVersion
 from blog.models.glossary import Term, TermUse
 from blog.models.images import ImageFile
@@ -32,8 +35,10 @@ from blog.models.search_document import SearchDocument
 from blog.models.site import NavigationLink, Page, SiteSettings
 from blog.models.subscribers import Delivery, DeliveryState, Subscriber, SubscriberState, Wants
 from blog.models.taxonomy import Series, Tag, TaggedNote
+from blog.models.worker_heartbeat import WorkerHeartbeat
 
 __all__ = [
+    "BackgroundTask",
     "ContentVersion",
     "Delivery",
     "DeliveryState",
@@ -58,4 +63,5 @@ __all__ = [
     "Term",
     "TermUse",
     "Wants",
+    "WorkerHeartbeat",
 ]

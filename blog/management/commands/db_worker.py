@@ -1,15 +1,22 @@
-"""``manage.py db_worker``: django-tasks-db's worker, with biji's retries and sweep.
+"""``manage.py db_worker``: django-tasks-db's worker, with biji's retries, sweep, time limits,
+heartbeat, and patience with the database.
 
 It replaces the library's command of the same name (blog comes before django_tasks_db in
 INSTALLED_APPS, as staticfiles' runserver replaces Django's): the same options, plus
 
+* every queue by default (``--queue-name '*'``), so one worker runs everything; ``make run``
+  starts one for ``imports`` and one for the rest (``--queue-name '*' --exclude-queues
+  imports``), so a long import delays no email or card;
 * a worker id that says where the worker runs (``host:pid:start``), unless ``--worker-id``
   is given, so the sweep can tell a dead worker's task from a running one;
 * a sweep when it starts (``--no-sweep`` to skip): tasks a killed worker left RUNNING go back
   to the queue, or fail once their attempts are spent (:mod:`blog.background.sweep`);
-* retries (:mod:`blog.background.retrying`).
+* retries and time limits (:mod:`blog.background.retrying`), a heartbeat
+  (:mod:`blog.background.heartbeat`), and no exit on a database error: it waits until the
+  database answers (:mod:`blog.background.worker`).
 """
 
+import logging
 import os
 
 from django.core.management.base import CommandError
@@ -17,13 +24,15 @@ from django.utils.autoreload import DJANGO_AUTORELOAD_ENV, run_with_reloader
 from django_tasks_db.management.commands.db_worker import Command as DatabaseWorkerCommand
 from django_tasks_db.management.commands.db_worker import logger
 
-from blog.background.sweep import sweep
 from blog.background.worker import Worker
 from blog.background.workers import current_worker_id
 
 
 class Command(DatabaseWorkerCommand):
-    help = "Run the background worker (django-tasks-db's, with retries and the sweep)."
+    help = (
+        "Run the background worker (django-tasks-db's, with retries, the sweep, time limits "
+        "and a heartbeat); every queue unless --queue-name says otherwise."
+    )
 
     def add_arguments(self, parser):
         super().add_arguments(parser)
@@ -33,7 +42,13 @@ class Command(DatabaseWorkerCommand):
             dest="sweep_at_start",
             help="Do not put back the tasks of dead workers when starting.",
         )
-        parser.set_defaults(worker_id=None)
+        parser.set_defaults(worker_id=None, queue_name="*")
+
+    def configure_logging(self, verbosity):
+        super().configure_logging(verbosity)
+        # biji's worker logs as the library's does: INFO at verbosity 1, DEBUG above.
+        level = {0: logging.CRITICAL, 1: logging.INFO}.get(verbosity, logging.DEBUG)
+        logging.getLogger("blog.background").setLevel(level)
 
     def handle(
         self,
@@ -58,6 +73,7 @@ class Command(DatabaseWorkerCommand):
         queue_names = queue_name.split(",")
         if exclude_queues and "*" not in queue_names:
             raise CommandError("--exclude-queues can only be used with --queue-name=*")
+        child = os.environ.get(DJANGO_AUTORELOAD_ENV) == "true"
         worker = Worker(
             queue_names=queue_names,
             interval=interval,
@@ -67,10 +83,10 @@ class Command(DatabaseWorkerCommand):
             max_tasks=max_tasks,
             worker_id=worker_id or current_worker_id(),
             excluded_queue_names=exclude_queues.split(",") if exclude_queues else [],
+            heartbeat=True,
         )
-        child = os.environ.get(DJANGO_AUTORELOAD_ENV) == "true"
         if sweep_at_start and (child or not reload):
-            for task_id, status in sweep(backend_name):
+            for task_id, status in worker.sweep():
                 logger.warning("Swept task %s: now %s", task_id, status)
         if reload:
             if child:

@@ -1,6 +1,7 @@
 """``manage.py tasks``: see the background tasks, run a failed one again, sweep by hand.
 
-    manage.py tasks                 # the 30 latest: id, task, status, attempts, last error
+    manage.py tasks                 # the queue's summary and its workers, then the 30 latest
+                                    # tasks: id, task, queue, status, attempts, last error
     manage.py tasks --status FAILED
     manage.py tasks retry <id>      # a FAILED task back in the queue (a new set of attempts)
     manage.py tasks sweep           # tasks of dead workers on this host back in the queue
@@ -14,7 +15,42 @@ from django.db import transaction
 from django_tasks.base import TaskResultStatus
 from django_tasks_db.models import DBTaskResult, get_date_max
 
+from blog.background.queue_state import queue_state
 from blog.background.sweep import sweep
+
+
+def duration(delta):
+    """``delta`` as "2 h 5 min", "4 min 3 s", "12 s"."""
+    seconds = max(int(delta.total_seconds()), 0)
+    hours, rest = divmod(seconds, 3600)
+    minutes, seconds = divmod(rest, 60)
+    if hours:
+        return f"{hours} h {minutes} min"
+    return f"{minutes} min {seconds} s" if minutes else f"{seconds} s"
+
+
+def summary_lines(state):
+    hours = int(state.failed_within.total_seconds() // 3600)
+    yield (
+        f"Waiting: {state.ready} ready now, {state.retrying} to retry later, "
+        f"{state.scheduled} scheduled. Running: {state.running}. "
+        f"Failed in the last {hours} hours: {state.failed}."
+    )
+    if state.oldest_wait is not None:
+        yield f"The oldest ready task has waited {duration(state.oldest_wait)}."
+    if not state.workers:
+        yield "Workers: no worker seen. Start one: `make run` does; else `manage.py db_worker`."
+        return
+    if not state.worker_seen:
+        yield "Workers: none seen recently; cards, emails and imports wait. Start one: "
+        yield "`make run` does; else `manage.py db_worker`."
+    yield "Workers:"
+    for worker in state.workers:
+        doing = f"running {worker.task_path} ({worker.task_id})" if worker.task_id else "idle"
+        yield (
+            f"  {worker.worker_id}  queues {worker.queues}  "
+            f"last seen {duration(state.now - worker.last_seen)} ago  {doing}"
+        )
 
 
 class Command(BaseCommand):
@@ -38,6 +74,9 @@ class Command(BaseCommand):
             self.list(status, limit)
 
     def list(self, status, limit):
+        for line in summary_lines(queue_state()):
+            self.stdout.write(line)
+        self.stdout.write("")
         results = DBTaskResult.objects.order_by("-enqueued_at")
         if status:
             results = results.filter(status=status)
@@ -46,7 +85,7 @@ class Command(BaseCommand):
         for result in results[:limit]:
             error = result.traceback.strip().splitlines()[-1] if result.traceback else ""
             self.stdout.write(
-                f"{result.pk}  {result.task_path}  {result.status}  "
+                f"{result.pk}  {result.task_path}  {result.queue_name}  {result.status}  "
                 f"attempts={len(result.worker_ids)}  enqueued={result.enqueued_at:%Y-%m-%d %H:%M}"
                 + (f"  {error}" if error else "")
             )

@@ -1,5 +1,6 @@
 """The part numbers readers see are the parts' positions in the series: a scheduled part that
-appears later does not renumber the parts already out, and nothing names it before then."""
+appears later does not renumber the parts already out, and nothing names it before then. One
+count everywhere: the highest number out, its missing numbers "still to come"."""
 
 from datetime import timedelta
 
@@ -101,3 +102,31 @@ def test_a_part_without_a_position_gets_no_number(client, series):
     assert box_numbers(page) == ["1", "2", "3", "4", "6", None]
     listed = soup(client, "/series/gpu/").select(".series-parts-list > li")
     assert not listed[-1].select_one(".part")
+
+
+def test_one_count_everywhere_with_the_missing_part_said_to_come(client, series):
+    page = soup(client, "/notes/part-6/")
+    assert "第 6 部分，共 6 部分" in kicker(page)
+    box = page.select_one(".series-box .series-parts")
+    assert "全部 6 部分" in box.select_one("summary").get_text()  # not 5
+    assert "第 5 部分尚未发布" in box.get_text()
+    lede = soup(client, "/series/gpu/").select_one(".lede").get_text(" ", strip=True)
+    assert "6" in lede and "5" not in lede.split("。")[0]  # "目前共 6 部分"
+    assert "第 5 部分尚未发布" in lede
+    english = soup(client, "/en/series/gpu/").select_one(".lede").get_text(" ", strip=True)
+    assert english == "6 parts so far. Part 5 is still to come."
+
+
+def test_the_admin_says_which_note_holds_the_number_readers_miss(admin_client, series):
+    from django.urls import reverse
+
+    url = reverse("admin:blog_note_position")
+    answer = admin_client.get(
+        url, {"series": series.pk, "language": "zh-hans"}, HTTP_ACCEPT_LANGUAGE="en"
+    ).json()
+    assert answer["position"] == 7
+    assert f"5 is held by “{SCHEDULED_TITLE}”, scheduled for" in answer["held"]
+    form = admin_client.get(
+        reverse("admin:blog_note_add"), {"series": series.pk}, HTTP_ACCEPT_LANGUAGE="en"
+    ).content.decode()
+    assert SCHEDULED_TITLE in form  # the form opened with the series says it too

@@ -28,7 +28,7 @@ from markdownx.widgets import AdminMarkdownxWidget
 from taggit.forms import TagWidget
 
 from blog.authoring.conflicts import EditVersionFormMixin
-from blog.authoring.series_positions import proposed_position
+from blog.authoring.series_positions import held_positions, proposed_position
 from blog.authoring.tag_input import BilingualTagField, check_pairs, save_pairs
 from blog.images.uploads import NotStored, RejectedImage, clean_image, store_cover
 from blog.models import Language, Note, Page
@@ -283,6 +283,17 @@ class NoteForm(TranslationSyncFields, EditVersionFormMixin, forms.ModelForm):
                 "data-position-url": _admin_url("admin:blog_note_position"),
                 "data-note": self.instance.pk or "",
             }
+        )
+        # Which notes not out yet hold positions (editor.js keeps it up to date).
+        series = self.data.get(self.add_prefix("series")) if self.is_bound else None
+        series = series or self.instance.series_id or self.initial.get("series")
+        held = (
+            held_positions(series, self._language(), self.instance)
+            if str(series or "").isdigit()
+            else ""
+        )
+        field.help_text = format_html(
+            '{} <span class="position-held">{}</span>', field.help_text, held
         )
         if self.is_bound or self.instance.pk is not None:
             return

@@ -10,14 +10,19 @@ Positions are unique per series and language (a note and its translation hold th
 
 The form fills an empty position with it on save and proposes it on a new note opened with
 a series (``?series=3``); editor.js asks the admin's endpoint (``NoteAdmin.position_proposal``)
-for it when the series, the language or the translation changes. A position the author
+for it when the series, the language or the translation changes. Both say which notes not out
+yet hold positions (:func:`held_positions`): readers see those numbers missing ("Part 5 is
+still to come"), so a proposal past them is explained, not a surprise. A position the author
 types is never replaced; one that is taken is still refused, with its holder named
 (:class:`blog.authoring.forms.NoteForm`).
 """
 
 from django.db.models import Max
 from django.http import JsonResponse
+from django.utils import formats, timezone
 from django.utils.cache import add_never_cache_headers
+from django.utils.text import format_lazy
+from django.utils.translation import gettext as _
 
 from blog.models import Language, Note, Series
 
@@ -47,6 +52,41 @@ def proposed_position(series_id, language, note=None, translation=None):
     return (last or 0) + 1
 
 
+def held_positions(series_id, language, note=None):
+    """A sentence naming the notes of ``series_id`` in ``language`` that hold a position but
+    are not out yet (drafts, scheduled), or "" when there are none."""
+    if not series_id:
+        return ""
+    holders = (
+        Note.objects.filter(series_id=series_id, language=language, series_position__isnull=False)
+        .exclude(pk__in=Note.objects.published().values("pk"))
+        .order_by("series_position")
+        .only("title", "series_position", "status", "published_at")
+    )
+    if note is not None and note.pk is not None:
+        holders = holders.exclude(pk=note.pk)
+    held = [_held(holder) for holder in holders[:10]]
+    if not held:
+        return ""
+    return format_lazy(
+        _("Not out yet, so readers see these numbers missing: {held}."),
+        held=_("; ").join(held),
+    )
+
+
+def _held(note):
+    if note.published_at is not None and note.published_at > timezone.now():
+        when = formats.date_format(timezone.localtime(note.published_at), "SHORT_DATETIME_FORMAT")
+        state = _("scheduled for %(when)s") % {"when": when}
+    else:
+        state = _("a draft")
+    return _("%(position)s is held by “%(title)s”, %(state)s") % {
+        "position": note.series_position,
+        "title": note.title,
+        "state": state,
+    }
+
+
 def position_proposal_view(request):
     """``{"position": n}`` for ``?series=&language=&note=&translation=`` (ids; anything
     else is ignored rather than refused: the answer is only a proposal)."""
@@ -60,7 +100,12 @@ def position_proposal_view(request):
     series = request.GET.get("series", "")
     if not (series.isdigit() and Series.objects.filter(pk=series).exists()):
         series = None
-    response = JsonResponse({"position": proposed_position(series, language, note, translation)})
+    response = JsonResponse(
+        {
+            "position": proposed_position(series, language, note, translation),
+            "held": str(held_positions(series, language, note)),
+        }
+    )
     add_never_cache_headers(response)
     return response
 

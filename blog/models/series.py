@@ -1,4 +1,14 @@
-"""Placing a note in a series: the note and its translation move together."""
+"""Placing a note in a series (the note and its translation move together), and how the
+parts readers see are counted.
+
+One rule counts a series' parts everywhere readers meet it (a note's "Part 6 of 6", the series
+box, the series page, the share card): a part's number is its position as the author set it,
+and the total is the highest number of a part readers can see. A part not out yet (a draft, a
+scheduled note) leaves its number missing below that total, said as "still to come", never
+counted in nor renumbered around: numbers stay what feeds, emails and cards already said.
+"""
+
+from dataclasses import dataclass
 
 from django.db import transaction
 
@@ -13,3 +23,25 @@ def place_in_series(note, series, position):
     note.series_position = position if series is not None else None
     note.save(update_fields=["series", "series_position"])
     bring_translation_along(note)
+
+
+@dataclass(frozen=True)
+class PartNumbers:
+    """The parts readers see, counted by :func:`part_numbers`."""
+
+    total: int | None  # the highest number shown: "Part n of total"
+    missing: tuple[int, ...]  # numbers under it that no part shown holds: still to come
+    unnumbered: int  # parts without a position, listed after the numbered ones
+
+    @property
+    def count(self):
+        """The parts a reader is told of: every number up to the total, and the unnumbered."""
+        return (self.total or 0) + self.unnumbered
+
+
+def part_numbers(positions):
+    """:class:`PartNumbers` of the parts shown, given their positions (None: unnumbered)."""
+    numbers = {position for position in positions if position is not None}
+    total = max(numbers, default=None)
+    missing = tuple(n for n in range(1, total + 1) if n not in numbers) if total else ()
+    return PartNumbers(total, missing, sum(position is None for position in positions))

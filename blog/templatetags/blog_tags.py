@@ -259,6 +259,17 @@ def source_credit(note):
 
 
 @register.filter
+def join_numbers(numbers):
+    """3, 4 and 5 (Chinese: 3、4 和 5), for a sentence."""
+    numbers = [str(number) for number in numbers]
+    if len(numbers) < 2:
+        return "".join(numbers)
+    separator = pgettext("between numbers in a sentence", ", ")
+    last = pgettext("before the last of numbers in a sentence", " and ")
+    return separator.join(numbers[:-1]) + last + numbers[-1]
+
+
+@register.filter
 def datetime_attr(value):
     """A datetime as HTML's ``datetime`` attribute accepts it: local time in whole seconds with
     its offset (``date:'c'`` writes six-digit fractions, which the HTML spec does not allow)."""

@@ -492,7 +492,12 @@
         fetch(url + query, { credentials: "same-origin" })
           .then(function (response) { return response.ok ? response.json() : null; })
           .then(function (data) {
-            if (data && data.position && mine === number && !typed) input.value = data.position;
+            if (!data || mine !== number) return;
+            if (data.position && !typed) input.value = data.position;
+            /* Which notes not out yet hold positions: why the proposal skips them. */
+            var row = input.closest(".form-row");
+            var held = row && row.querySelector(".position-held");
+            if (held) held.textContent = data.held || "";
           })
           .catch(function () { /* the server fills an empty position on save */ });
       };

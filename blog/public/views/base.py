@@ -139,6 +139,10 @@ class PublishedNoteMixin(CachePolicyMixin):
         # building the query get_queryset() leaves unbuilt; every list names its template.
         return [self.template_name]
 
+    def count_listed(self, queryset):
+        """How many notes the list holds (kept per content version by the caller)."""
+        return queryset.count()
+
     def notes_listed(self):
         # Not for_listing(): the tags are read only for entries not already kept
         # (blog.caching.fragments), so a page whose entries are all kept skips that query.
@@ -151,7 +155,7 @@ class PublishedNoteMixin(CachePolicyMixin):
         # (the int converter takes it) keeps no second copy. The paginator counts positions;
         # the page's notes are read for the positions it chose.
         path = canonical_path(self.request.resolver_match) or self.request.path
-        count = memoised(f"list-count:{path}", lambda: queryset.count())
+        count = memoised(f"list-count:{path}", lambda: self.count_listed(queryset))
         paginator = Paginator(range(count), page_size, allow_empty_first_page=True)
         number = self.request.GET.get(self.page_kwarg)
         page = get_page(paginator, number)

@@ -11,6 +11,7 @@ from django.views import generic
 
 from blog.caching import memoised, parts, site_settings
 from blog.models import Note, Tag
+from blog.models.series import part_numbers
 from blog.models.share_links import check_share_token
 from blog.public.translation_notice import parallel_path, translation_notice
 from blog.public.views.base import (
@@ -60,11 +61,10 @@ def series_parts(note):
     language where they exist. A note previewed before publication is slotted in at its
     position, so its banner and box read as they will once it is live.
 
-    A part's number is its position in the series, as the author set it (a translation shares
-    its original's): counting the parts shown renumbered every later part when a scheduled one
-    appeared ("Part 5 of 6" one day, "Part 6 of 6" the next). The total is the highest number
-    shown, so it neither counts nor names a part readers cannot see yet. A part without a
-    position has no number: any number given it would change when a part is placed before it.
+    Parts are counted by the one rule of :mod:`blog.models.series` (a translation shares its
+    original's number): a part not out yet leaves its number missing, "still to come". A part
+    without a position has no number: any number given it would change when a part is placed
+    before it.
     """
     parts = list(
         Note.objects.published()
@@ -78,13 +78,14 @@ def series_parts(note):
         key=lambda n: (n.series_position is None, n.series_position or 0, n.published_at or 0, n.pk)
     )
     index = next(i for i, part in enumerate(parts) if part.pk == note.pk)
-    numbers = [part.series_position for part in parts if part.series_position is not None]
+    numbers = part_numbers([part.series_position for part in parts])
     return {
         "series": note.series,
         "parts": parts,
         "number": note.series_position,
-        "total": max(numbers, default=None),
-        "count": len(parts),
+        "total": numbers.total,
+        "count": numbers.count,
+        "missing": numbers.missing,
         "previous": parts[index - 1] if index > 0 else None,
         "next": parts[index + 1] if index + 1 < len(parts) else None,
     }

@@ -5,7 +5,9 @@ from django.utils.translation import get_language
 from django.views import generic
 
 from blog.caching import memoised, parts, site_settings
+from blog.caching.canonical import canonical_path
 from blog.models import Series, Tag
+from blog.models.series import part_numbers
 from blog.public.views.base import (
     CachePolicyMixin,
     PublishedNoteMixin,
@@ -121,6 +123,20 @@ class SeriesDetailView(PublishedNoteMixin, generic.ListView):
     def list_parts(self):
         return (parts.series(self.series.pk),)
 
+    def count_listed(self, queryset):
+        # The count of the positions the page reads anyway: one query, not two.
+        return len(self.part_positions())
+
+    def part_positions(self):
+        """The positions of the parts listed, kept per content version like the count: the
+        page says how many parts there are by the rule of blog.models.series."""
+        path = canonical_path(self.request.resolver_match) or self.request.path
+        listed = self.notes_listed()
+        return memoised(
+            f"series-positions:{path}",
+            lambda: list(listed.order_by().values_list("series_position", flat=True)),
+        )
+
     def get_context_data(self, **kwargs):
         fallbacks = fallbacks_when_hidden(
             lambda: any(series.pk == self.series.pk for series in listed_series()),
@@ -132,4 +148,5 @@ class SeriesDetailView(PublishedNoteMixin, generic.ListView):
         )
         page = context["page_obj"]
         context["first_number"] = page.start_index()
+        context["numbers"] = part_numbers(self.part_positions())
         return context

@@ -74,6 +74,7 @@ SAME_ON_EVERY_DATABASE := \
 	tests/test_glossary_porting.py::test_terms_survive_a_backup_and_restore \
 	tests/test_translation_sync_porting.py::test_a_note_behind_before_a_backup_is_behind_after_the_restore \
 	tests/test_save_stalls_nobody.py \
+	tests/test_admin_render_bounds.py::test_every_pathological_body_is_saved_or_refused_at_once_never_a_server_error \
 	tests/test_worker_resilience.py::test_the_worker_outlives_a_write_lock_held_past_its_busy_timeout \
 	tests/test_worker_resilience.py::test_a_killed_worker_is_restarted_by_the_supervisor_and_runs_the_next_task \
 	tests/test_worker_resilience.py::test_the_supervisor_waits_longer_each_time_the_command_dies_at_once

@@ -12,6 +12,7 @@ bound answers). With the machine, the bounds and the load average. Not a test.
 
 import os
 import platform
+import resource
 import time
 from pathlib import Path
 
@@ -36,15 +37,21 @@ def realistic(size):
     return body.encode()[:size].decode(errors="ignore")
 
 
+def _children_cpu():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def timed(text):
+    """(outcome, wall seconds, CPU seconds of the render's child) of rendering ``text``."""
     budget.forget()
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), _children_cpu()
     try:
         render_markdown(text)
         outcome = "rendered"
     except RenderRefused as refusal:
-        outcome = "refused: " + str(refusal).split(".")[0]
-    return outcome, time.perf_counter() - start
+        outcome = f"refused ({refusal.bound})"
+    return outcome, time.perf_counter() - start, _children_cpu() - cpu
 
 
 class Command(BaseCommand):
@@ -67,18 +74,19 @@ class Command(BaseCommand):
             f"wall, {settings.BIJI_RENDER_MEMORY_MB} MB\n"
         )
         self.stdout.write(
-            f"| text | bytes | bounded: outcome | wall s | first {raw_bytes // 1024} KB, "
+            f"| text | bytes | bounded: outcome | CPU s | wall s | first {raw_bytes // 1024} KB, "
             f"unbounded (≤ {raw_seconds:g} s) |"
         )
-        self.stdout.write("|---|---:|---|---:|---|")
+        self.stdout.write("|---|---:|---|---:|---:|---|")
         for name, text in texts.items():
-            outcome, seconds = timed(text)
+            outcome, seconds, cpu = timed(text)
             prefix = text.encode()[:raw_bytes].decode(errors="ignore")
             with override_settings(
                 BIJI_RENDER_SECONDS=raw_seconds, BIJI_RENDER_WALL_SECONDS=raw_seconds * 2
             ):
-                raw_outcome, raw = timed(prefix)
+                raw_outcome, raw, _cpu = timed(prefix)
             raw_text = f"{raw:.2f} s" if raw_outcome == "rendered" else f"> {raw_seconds:g} s"
             self.stdout.write(
-                f"| {name} | {len(text.encode()):,} | {outcome} | {seconds:.2f} | {raw_text} |"
+                f"| {name} | {len(text.encode()):,} | {outcome} | {cpu:.2f} | {seconds:.2f} "
+                f"| {raw_text} |"
             )

@@ -15,6 +15,7 @@ A change of the glossary re-renders the notes it concerns in the background
 (:mod:`blog.background.term_rerender`).
 """
 
+import hashlib
 from dataclasses import dataclass
 
 from django.apps import apps
@@ -45,12 +46,16 @@ class Glossary:
 # reads an entry while another builds a newer one reads a consistent one.
 _built: dict[tuple[str, str], Glossary] = {}
 _EMPTY = TermMatcher(())
+# The last notes marked: (alias, language, glossary version, HTML digest) → Marked.
+_marked: dict[tuple, Marked] = {}
+_MARKED_KEPT = 8
 
 
 def forget():
     """Build the matchers again at their next use (a term changed in this process: its
     version may look the same, as when a clock stands still in a test)."""
     _built.clear()
+    _marked.clear()
 
 
 def glossary_version(using="default") -> tuple:
@@ -94,9 +99,21 @@ def _entry(term, language) -> TermEntry:
 
 def mark_terms(html, language, using="default") -> tuple[Marked, set[int] | None]:
     """``html`` with the glossary's terms marked, and the ids of the terms it uses (None when
-    the glossary is empty: then no note uses a term, and there is nothing to store)."""
+    the glossary is empty: then no note uses a term, and there is nothing to store).
+
+    The last few are kept by HTML and glossary version: a save marks once, before its
+    transaction (``render_ahead``), and its validation and write find the result."""
     built = glossary(language, using)
-    marked = built.matcher.mark(html)
+    key = (using, language, built.version, hashlib.blake2b(html.encode()).digest())
+    marked = _marked.get(key)
+    if marked is None:
+        marked = built.matcher.mark(html)
+        _marked[key] = marked
+        while len(_marked) > _MARKED_KEPT:
+            try:
+                _marked.pop(next(iter(_marked)))
+            except (KeyError, RuntimeError, StopIteration):  # another thread was first
+                break
     if not built.version[0]:
         return marked, None
     return marked, {built.term_ids[slug] for slug in marked.used}

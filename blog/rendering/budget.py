@@ -53,19 +53,26 @@ _MEMO_TEXT_BYTES = 8 * 1024 * 1024
 
 # What a child imports that its parent imports too: Pygments' lexers, loaded by a code block.
 _KEPT = ("pygments.",)
+# Frames a render may go deeper than where it was asked for (Python's own default limit).
+_RECURSION = 1000
 _CHILD_SIGNALS = ("SIGTERM", "SIGINT", "SIGQUIT", "SIGHUP", "SIGUSR1", "SIGUSR2", "SIGALRM")
 
 
 class RenderRefused(ValueError):
     """A text was not rendered: over the size limit, or past a bound while rendering.
 
-    ``transient``: the machine was too busy, not the text too hard; the same text may render
-    when tried again (such a refusal is not memoised)."""
+    ``bound``: which one ("size", "time", "memory", "depth", "wall"). A "wall" refusal is transient:
+    the machine was too busy, not the text too hard; the same text may render when tried again
+    (such a refusal is not memoised)."""
 
-    def __init__(self, message, transient=False):
+    def __init__(self, message, bound):
         super().__init__(message)
         self.message = message
-        self.transient = transient
+        self.bound = bound
+
+    @property
+    def transient(self):
+        return self.bound == "wall"
 
     def __str__(self):
         return str(self.message)
@@ -80,7 +87,8 @@ def too_large(size):
             ),
             size=f"{size:,}",
             limit=f"{MAX_MARKDOWN_BYTES:,}",
-        )
+        ),
+        "size",
     )
 
 
@@ -93,7 +101,8 @@ def _too_slow(seconds):
                 "very long text, which is better split into several notes."
             ),
             seconds=f"{seconds:g}",
-        )
+        ),
+        "time",
     )
 
 
@@ -105,14 +114,25 @@ def _too_big_to_render(megabytes):
                 "text. Deeply nested lists, quotes or HTML do this; simplify or split it."
             ),
             megabytes=megabytes,
-        )
+        ),
+        "memory",
+    )
+
+
+def _too_deep():
+    return RenderRefused(
+        _(
+            "The text nests too deeply to render: lists, quotes or HTML inside one another "
+            "hundreds of times. Flatten it."
+        ),
+        "depth",
     )
 
 
 def _busy():
     return RenderRefused(
         _("The server was too busy to render the text in time. Save again in a moment."),
-        transient=True,
+        "wall",
     )
 
 
@@ -247,6 +267,8 @@ def _run(func, args):
         return value
     if outcome == "memory":
         raise _too_big_to_render(megabytes)
+    if outcome == "depth":
+        raise _too_deep()
     raise value
 
 
@@ -262,10 +284,15 @@ def _child(read_fd, write_fd, func, args, seconds, megabytes, before):
         signal.signal(signal.SIGPROF, signal.SIG_DFL)
         _limit_memory(megabytes)
         signal.setitimer(signal.ITIMER_PROF, seconds)
+        # The same depth wherever the render was asked for (a request is deeper in the stack
+        # than a command): the text decides whether it nests too deeply, not its caller.
+        sys.setrecursionlimit(_depth() + _RECURSION)
         try:
             outcome = ("ok", func(*args))
         except MemoryError:
             outcome = ("memory", None)
+        except RecursionError:
+            outcome = ("depth", None)
         except Exception as error:  # the caller gets it, as if it had rendered itself
             outcome = ("error", error)
         signal.setitimer(signal.ITIMER_PROF, 0)
@@ -281,6 +308,13 @@ def _child(read_fd, write_fd, func, args, seconds, megabytes, before):
         code = 0
     finally:
         os._exit(code)
+
+
+def _depth():
+    frame, depth = sys._getframe(), 0
+    while frame is not None:
+        frame, depth = frame.f_back, depth + 1
+    return depth
 
 
 def _limit_memory(megabytes):

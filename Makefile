@@ -15,7 +15,9 @@ SITE_URL ?= http://$(HOST):$(PORT)
 DEMO ?= 1
 # Email from `make run`: to its own mail sink (manage.py mailsink; each message kept in var/mail/)
 # unless EMAIL_URL names a real server or provider (docs/email.md).
-MAIL_SINK_PORT ?= 1025
+# The sink's port follows the server's (1025 beside 8000, 1026 beside 8001…; 20000 above a port
+# below 8000), so a second `make serve PORT=8001` runs a sink of its own.
+MAIL_SINK_PORT ?= $(shell p=$$((1025 + $(PORT) - 8000)); [ $$p -ge 1025 ] && echo $$p || echo $$((20000 + $(PORT))))
 MAIL_SINK_URL := smtp://127.0.0.1:$(MAIL_SINK_PORT)
 EMAIL_URL ?= $(MAIL_SINK_URL)
 MANAGE := DJANGO_SECRET_KEY="$$(cat var/secret-key)" SITE_URL=$(SITE_URL) $(PY) manage.py
@@ -125,7 +127,7 @@ demo: setup
 run: demo
 	@bash scripts/install-fonts.sh
 	@echo "biji on $(SITE_URL)/ (admin: $(SITE_URL)/admin/, make an account with 'make superuser')"
-	@if [ "$(EMAIL_URL)" = "$(MAIL_SINK_URL)" ]; then echo "email goes to the local mail sink:" \
+	@if [ "$(EMAIL_URL)" = "$(MAIL_SINK_URL)" ]; then echo "email goes to the local mail sink on port $(MAIL_SINK_PORT):" \
 		"each message is kept in var/mail/ (EMAIL_URL=… sends it for real: docs/email.md)"; \
 		else echo "email goes to EMAIL_URL's server"; fi
 	@sink=; if [ "$(EMAIL_URL)" = "$(MAIL_SINK_URL)" ]; then \

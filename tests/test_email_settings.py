@@ -2,6 +2,7 @@
 
 import email
 import os
+import shutil
 import signal
 import smtplib
 import subprocess
@@ -9,6 +10,7 @@ import sys
 import time
 from email import policy
 from email.message import EmailMessage
+from pathlib import Path
 
 import pytest
 from django.core.exceptions import ImproperlyConfigured
@@ -154,3 +156,18 @@ def test_the_mail_sink_keeps_every_message_in_a_file(tmp_path):
     (kept,) = folder.glob("*.eml")
     parsed = email.message_from_bytes(kept.read_bytes(), policy=policy.default)
     assert parsed["Subject"] == "你好 sink" and parsed.get_content().strip() == "Body ünïcode."
+
+
+@pytest.mark.backend_independent
+@pytest.mark.parametrize(("port", "sink"), [("8000", "1025"), ("8001", "1026"), ("80", "20080")])
+def test_make_runs_the_mail_sink_beside_the_server_s_port(port, sink):
+    """A second `make serve PORT=8001` gets a sink of its own, not "cannot listen on 1025"."""
+    planned = subprocess.run(
+        [shutil.which("make"), "-n", "run", f"PORT={port}"],
+        cwd=Path(__file__).resolve().parent.parent,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    ).stdout
+    assert f"mailsink --port {sink} " in planned
+    assert f"EMAIL_URL='smtp://127.0.0.1:{sink}'" in planned

@@ -2,7 +2,9 @@
 
 Each test builds a source site in a database of its own (a SQLite file, or a PostgreSQL
 database it creates and drops), renders its public pages, backs it up, restores into a new
-empty database and renders again. SQLite → PostgreSQL goes through the portable dump.
+empty database (``--with-accounts``: a backup biji made, accounts included) and renders again.
+SQLite → PostgreSQL goes through the portable dump. The restore renders every stored HTML
+again from its Markdown, so the same pages also say that it renders what was stored.
 """
 
 import difflib
@@ -99,9 +101,10 @@ def round_trip(tmp_path, source_url, target_url):
     manage(source, "backup", str(tmp_path / "backup"))
     after_backup = render(source)
     assert_same_pages(before, after_backup)  # a backup changes nothing
-    manage(target, "restore", str(tmp_path / "backup"))
+    out = manage(target, "restore", "--with-accounts", str(tmp_path / "backup"))
+    assert "Users with staff or superuser rights now: author (superuser)." in out
     after = render(target)
-    return before, after, tmp_path / "backup"
+    return before, after, tmp_path / "backup", target
 
 
 def assert_same_pages(before, after):
@@ -125,13 +128,22 @@ def assert_identical(before, after):
 
 
 def test_sqlite_round_trip_is_byte_identical(tmp_path):
-    before, after, backup = round_trip(
+    """Pages, feeds and media, and every row: a backup of the restored site holds the same
+    dump, accounts and the HTML rendered again on restore included."""
+    before, after, backup, target = round_trip(
         tmp_path, f"sqlite:///{tmp_path / 'a.sqlite3'}", f"sqlite:///{tmp_path / 'b.sqlite3'}"
     )
     assert_identical(before, after)
     manifest = json.loads((backup / "manifest.json").read_text())
     assert manifest["engine"] == "sqlite" and manifest["native"] == "db.sqlite3"
     assert set(manifest["files"]) >= {"data.json", "db.sqlite3", "media/" + manifest_media(backup)}
+    manage(target, "backup", str(tmp_path / "again"))
+    dumps = [(folder / "data.json").read_text() for folder in (backup, tmp_path / "again")]
+    assert '"blog.note"' in dumps[0] and '"auth.user"' in dumps[0]
+    if dumps[0] != dumps[1]:
+        lines = [dump.splitlines() for dump in dumps]
+        diff = list(difflib.unified_diff(*lines, lineterm=""))[:40]
+        raise AssertionError("the restored site's dump differs:\n" + "\n".join(diff))
 
 
 def manifest_media(backup):
@@ -173,7 +185,7 @@ def test_backup_needs_a_new_directory(tmp_path):
 
 
 def test_postgresql_round_trip_is_byte_identical(tmp_path, pg_database):
-    before, after, backup = round_trip(tmp_path, pg_database(), pg_database())
+    before, after, backup, _target = round_trip(tmp_path, pg_database(), pg_database())
     assert_identical(before, after)
     manifest = json.loads((backup / "manifest.json").read_text())
     assert manifest["engine"] == "postgresql"
@@ -181,7 +193,7 @@ def test_postgresql_round_trip_is_byte_identical(tmp_path, pg_database):
 
 
 def test_sqlite_to_postgresql_is_byte_identical(tmp_path, pg_database):
-    before, after, _backup = round_trip(
+    before, after, _backup, _target = round_trip(
         tmp_path, f"sqlite:///{tmp_path / 'a.sqlite3'}", pg_database()
     )
     assert_identical(before, after)

@@ -13,10 +13,14 @@ A backup directory holds:
   its folder, before it touches anything.
 
 The folder is 700 and its files 600: ``data.json`` holds every password hash. The hashes
-detect damage, not a hostile backup (anyone who can change a file can change the manifest):
-restore only backups you made. The restore lists who has staff or superuser rights after it.
+detect damage, not a hostile backup (anyone who can change a file can change the manifest), so
+a restore trusts nothing it can derive again: every stored HTML is rendered again from its
+Markdown (:mod:`.rerender`), and a staff or superuser account that does not exist here is left
+out unless the operator asks for the backup's accounts (:mod:`.accounts`). It lists who has
+staff or superuser rights after it.
 """
 
+import io
 import json
 import time
 from pathlib import Path
@@ -24,13 +28,13 @@ from pathlib import Path
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
-from django.db import DEFAULT_DB_ALIAS, connections
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.db.migrations.recorder import MigrationRecorder
 from django.db.models import Q
 from django.utils import timezone
 
 from blog.caching import version as content_version
-from blog.ops.backup import files, portable, postgres, sqlite
+from blog.ops.backup import accounts, files, portable, postgres, rerender, sqlite
 from blog.ops.backup.files import ManifestError
 from blog.ops.backup.portable import RestoreError
 from blog.ops.backup.snapshot import read_snapshot
@@ -84,15 +88,30 @@ def backup(directory, *, using=DEFAULT_DB_ALIAS, media_root=None):
     return manifest
 
 
-def restore(directory, *, using=DEFAULT_DB_ALIAS, media_root=None, force=False, migrate=True):
+def restore(
+    directory,
+    *,
+    using=DEFAULT_DB_ALIAS,
+    media_root=None,
+    force=False,
+    migrate=True,
+    with_accounts=False,
+    progress=None,
+):
     """Restore a backup into the database ``using`` (migrated first) and ``media_root``.
 
-    Refuses a database that holds content unless ``force``, which replaces it. Afterwards
-    the search index is rebuilt and the content version moves (every cached copy is stale).
-    Before anything is written (the database is not even migrated): every hash is checked,
-    and every path the backup names must stay in its folder.
+    Refuses a database that holds content unless ``force``, which replaces it (accounts are
+    not content: those here stay, :mod:`.accounts`). The backup's staff and superuser accounts
+    that do not exist here are left out unless ``with_accounts``. In the same transaction as
+    the rows, every stored HTML is rendered again from its Markdown (:mod:`.rerender`;
+    ``progress(model, done, total)`` after each batch). Afterwards the search index is rebuilt
+    and the content version moves (every cached copy is stale). Before anything is written
+    (the database is not even migrated): every hash is checked, and every path the backup
+    names must stay in its folder.
 
-    Returns the rows and media restored, and the users with staff or superuser rights now.
+    Returns the rows and media restored, what became of the accounts, the objects rendered
+    again (and those whose text the renderer refused), and the users with staff or superuser
+    rights now.
     """
     manifest = files.read_manifest(directory)  # every path and hash checked first
     if manifest.get("format") != portable.FORMAT:
@@ -110,7 +129,7 @@ def restore(directory, *, using=DEFAULT_DB_ALIAS, media_root=None, force=False, 
             + ", ".join(sorted(newer)[:5])
             + "). Restore with the code that made it."
         )
-    present = portable.rows_present(using)
+    present = portable.rows_present(using, ignore=accounts.account_labels())
     if present and not force:
         raise RestoreError(
             "The database is not empty (" + ", ".join(present[:6]) + "): restore into an "
@@ -118,10 +137,14 @@ def restore(directory, *, using=DEFAULT_DB_ALIAS, media_root=None, force=False, 
         )
     with open(data_file, encoding="utf-8") as stream:
         data = json.load(stream)
-    counts = portable.load(data, using, replace=bool(present))
-    media = files.restore_media(media_plan)
+    with transaction.atomic(using=using):
+        admitted = accounts.admit(data, using, with_accounts=with_accounts)
+        counts = portable.load(data, using, replace=bool(present), keep=accounts.account_labels())
+        del data  # the rows are in; rendering again reads them back in batches
+        media = files.restore_media(media_plan)  # before rendering: pictures look for them
+        rendered, refused = rerender.render_all(using, progress)
     try:
-        call_command("rebuild_search_index", database=using, verbosity=0)
+        call_command("rebuild_search_index", database=using, stdout=io.StringIO())
     except Exception as error:  # noqa: BLE001 (the content is back; say what to run)
         raise RestoreError(
             f"Restored, but rebuilding the search index failed ({error}): run "
@@ -129,7 +152,14 @@ def restore(directory, *, using=DEFAULT_DB_ALIAS, media_root=None, force=False, 
         ) from error
     finally:
         content_version.bump(using)
-    return {"rows": counts, "media": media, "staff": staff_users(using)}
+    return {
+        "rows": counts,
+        "media": media,
+        "accounts": admitted,
+        "rendered": rendered,
+        "refused": refused,
+        "staff": staff_users(using),
+    }
 
 
 def staff_users(using):

@@ -32,6 +32,7 @@ SKIPPED_MODELS = {
     "blog.contentversion",
     "blog.partversion",
     "blog.searchdocument",
+    "blog.workerheartbeat",  # which workers run here now, not content
 }
 
 
@@ -131,21 +132,22 @@ class RestoreError(Exception):
     pass
 
 
-def rows_present(using):
-    """Models (labels) that hold rows in ``using``, among those a restore fills."""
+def rows_present(using, ignore=frozenset()):
+    """Models (labels) that hold rows in ``using``, among those a restore fills, but for
+    those in ``ignore``."""
     return [
         model._meta.label_lower
         for model in dumped_models()
-        if model._base_manager.using(using).exists()
+        if model._meta.label_lower not in ignore and model._base_manager.using(using).exists()
     ]
 
 
-def load(data, using, *, replace=False):
+def load(data, using, *, replace=False, keep=frozenset()):
     """Insert the dumped rows into ``using`` in one transaction, primary keys as they were.
 
-    ``replace`` empties the restored models first. Foreign keys are checked at the end, so
-    the order of the models does not matter. Signals are sent with ``raw=True``, as
-    ``loaddata`` does.
+    ``replace`` empties the restored models first, but for those in ``keep``. Foreign keys
+    are checked at the end, so the order of the models does not matter. Signals are sent
+    with ``raw=True``, as ``loaddata`` does.
     """
     if data.get("format") != FORMAT:
         raise RestoreError(f"Unknown dump format {data.get('format')!r}.")
@@ -163,7 +165,8 @@ def load(data, using, *, replace=False):
         natural = _natural_lookup(using)
         with connection.constraint_checks_disabled():
             if replace:
-                for model in [*_derived_models(), *reversed(list(known.values()))]:
+                emptied = [m for m in known.values() if m._meta.label_lower not in keep]
+                for model in [*_derived_models(), *reversed(emptied)]:
                     model._base_manager.using(using).all()._raw_delete(using)
             for entry in data["models"]:
                 model = known[entry["model"]]

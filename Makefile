@@ -86,7 +86,8 @@ POSTGRES_MARKS ?= not browser
 
 .PHONY: run serve superuser setup demo test check test-sqlite coverage test-postgres test-browser \
 	test-browser-pages test-lighthouse test-processes lint format browser-deps services messages bench \
-	bench-pages bench-mechanisms bench-traffic bench-images bench-mail bench-render soak soak-worker-lock clean lock
+	bench-pages bench-mechanisms bench-traffic bench-images bench-mail bench-render soak soak-worker-lock clean lock \
+	generators test-interop
 
 $(VENV)/.installed: requirements-dev.lock pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -153,6 +154,11 @@ superuser: setup
 browser-deps:
 	@bash scripts/install-browser-deps.sh
 
+# Hugo, Jekyll with jekyll-polyglot (Debian's) and Hexo (npm, package-lock.json's): the export
+# is built with them in tests/test_export_generators.py.
+generators:
+	@bash scripts/install-generators.sh
+
 services:
 	@bash scripts/start-services.sh
 
@@ -175,7 +181,7 @@ lint: $(VENV)/.installed
 # so they run once, beside the rest rather than inside one suite's tail); then Lighthouse
 # alone, since a busy machine costs it points. Each run's output is printed whole when it
 # ends; --keep-going lets the other runs finish and report when one fails.
-test: setup browser-deps services lint
+test: setup browser-deps generators services lint
 	@$(MAKE) --no-print-directory --output-sync=target --keep-going -j4 \
 		test-sqlite test-postgres test-browser-pages test-processes \
 		SQLITE_ARGS="$(addprefix --deselect=,$(SAME_ON_EVERY_DATABASE))" \
@@ -208,6 +214,12 @@ test-processes: $(VENV)/.installed
 test-postgres: $(VENV)/.installed
 	@echo "== non-browser tests on PostgreSQL, Redis cache, $(JOBS) workers ($(POSTGRES_MARKS)) =="
 	$(POSTGRES_ENV) $(PYTEST) $(XDIST) -m "$(POSTGRES_MARKS)" $(POSTGRES_ARGS) $(PYTEST_ARGS)
+
+# The Markdown export built by Hugo, Jekyll (jekyll-polyglot) and Hexo, every case, on SQLite
+# (`make test` runs one case per generator): tests/test_export_generators.py.
+test-interop: $(VENV)/.installed generators
+	@echo "== the export built by Hugo, Jekyll and Hexo: every case, on SQLite =="
+	$(SQLITE_ENV) BIJI_TEST_INTEROP=1 $(PYTEST) tests/test_export_generators.py $(PYTEST_ARGS)
 
 # The browser tests, once, on SQLite: Playwright and chromium, axe-core, then Lighthouse.
 test-browser: test-browser-pages test-lighthouse

@@ -442,6 +442,12 @@ for _public in (MEDIA_ROOT, STATIC_ROOT):
             "to anyone: choose a folder outside MEDIA_ROOT and STATIC_ROOT."
         )
 
+# The admin's imports (blog/porting/tasks.py) run on the "imports" queue. One takes at most
+# BIJI_IMPORT_SECONDS (the files not reached by then are reported, to import in another run;
+# 0: no limit), and one user may have BIJI_IMPORTS_PER_USER imports waiting or running.
+BIJI_IMPORT_SECONDS = int(env("BIJI_IMPORT_SECONDS", "900"))
+BIJI_IMPORTS_PER_USER = int(env("BIJI_IMPORTS_PER_USER", "2"))
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

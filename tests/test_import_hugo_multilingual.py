@@ -189,7 +189,7 @@ def test_the_export_of_the_pair_names_the_series_in_both_languages(tmp_path):
     import_markdown([site])
     export(tmp_path / "out")
     zh = (tmp_path / "out/content/posts/warp.md").read_text("utf-8")
-    en = (tmp_path / "out/content/posts/warp-en.md").read_text("utf-8")
+    en = (tmp_path / "out/content/posts/warp.en.md").read_text("utf-8")
     assert "categories:\n- GPU 笔记\n" in zh or "categories: [GPU 笔记]" in zh
     assert "series_en: GPU notes" in zh and "series_zh: GPU 笔记" in en
 

@@ -21,7 +21,7 @@ def test_saving_changed_markdown_stores_its_html_in_the_same_save():
     note.body = "## 新标题\n\n新的正文 with `code`."
     note.save()
     row = stored(note)
-    assert '<h2 id="新标题">' in row.body_html and "<code>code</code>" in row.body_html
+    assert '<h2 id="新标题">' in row.body_html and ">code</code>." in row.body_html
     assert row.excerpt == "新的正文 with code."
     assert 'href="#新标题"' in row.toc_html
     assert row.word_count == 3 + 4 + 2  # 新标题, 新的正文 (a Han character is a word), with code

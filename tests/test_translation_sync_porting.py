@@ -95,7 +95,7 @@ def test_the_key_holds_the_translation_s_hashes_when_last_in_line(pair, tmp_path
     zh, en = pair
     alone = make_note(slug="alone")
     export(tmp_path)
-    en_meta = meta(tmp_path / "content/posts/warp-en.md")
+    en_meta = meta(tmp_path / "content/posts/warp.en.md")
     zh_meta = meta(tmp_path / "content/posts/warp.md")
     assert en_meta["translation_synced"] == en.synced_hashes.split() != zh.block_hashes.split()
     assert zh_meta["translation_synced"] == en.block_hashes.split()
@@ -122,7 +122,7 @@ def test_an_original_never_compared_stays_so_through_the_round_trip(tmp_path):
 
 def test_importing_the_export_again_changes_nothing(pair, tmp_path):
     export(tmp_path)
-    unchanged = {"content/posts/warp.md": "unchanged", "content/posts/warp-en.md": "unchanged"}
+    unchanged = {"content/posts/warp.md": "unchanged", "content/posts/warp.en.md": "unchanged"}
     assert note_outcomes(import_markdown([tmp_path])) == unchanged
     assert behind("warp-en") and not behind("warp")
     empty_database()
@@ -133,14 +133,14 @@ def test_importing_the_export_again_changes_nothing(pair, tmp_path):
 
 def test_the_key_changed_in_the_file_updates_the_note(pair, tmp_path):
     export(tmp_path)
-    path = tmp_path / "content/posts/warp-en.md"
+    path = tmp_path / "content/posts/warp.en.md"
     text = path.read_text("utf-8")
     key_line = next(line for line in text.split("\n") if line.startswith("translation_synced:"))
     path.write_text(text.replace(key_line, "translation_synced: []"), "utf-8")
     report = import_markdown([tmp_path])
     assert note_outcomes(report) == {
         "content/posts/warp.md": "unchanged",
-        "content/posts/warp-en.md": "updated",
+        "content/posts/warp.en.md": "updated",
     }
     assert Note.objects.get(slug="warp-en").synced_hashes == "" and not behind("warp-en")
 
@@ -237,7 +237,7 @@ def test_the_admin_s_report_says_how_the_key_was_read(pair, tmp_path):
     report = import_markdown([tmp_path])
     explain_front_matter(report, tmp_path)
     with translation.override("en"):
-        readings = [str(line) for line in report.readings["content/posts/warp-en.md"]]
+        readings = [str(line) for line in report.readings["content/posts/warp.en.md"]]
     assert (
         "translation sync state: the hashes of its translation's 4 blocks when last brought in "
         "line (from “translation_synced”)"

@@ -186,6 +186,9 @@ class Note(RenderedMarkdownMixin, models.Model):
     # the pair has never been compared (this note is then never behind). The author's state:
     # kept in revisions, exports and backups.
     synced_hashes = models.TextField(editable=False, default="")
+    # The key an import paired the note with its translation by (Hugo's ``translationKey``),
+    # given back by the export while both notes of the pair keep it; "" otherwise.
+    translation_key = models.TextField(editable=False, default="")
 
     objects = NoteQuerySet.as_manager()
 

@@ -6,8 +6,12 @@ import reads through it, export writes through it, so what export writes, import
 * :mod:`.frontmatter`: split a file into front matter and body; write front matter
   deterministically (the round trip is byte-identical).
 * :mod:`.markdown_import` and :mod:`.wordpress` turn files into :class:`.records.NoteRecord`;
-  :mod:`.importer` stores records, one transaction per file; :mod:`.report` says what happened,
-  in words chosen when it is shown (:mod:`.wording`: the admin's language, or English).
+  :mod:`.importer` stores records, one transaction per file, holding only the writes (what is
+  slow comes before it: :mod:`.ahead`); :mod:`.report` says what happened, in words chosen
+  when it is shown (:mod:`.wording`: the admin's language, or English).
+* :mod:`.limits`: the bounds of an import (sizes, files, its time); :mod:`.tasks`: the admin's
+  import on the worker's ``imports`` queue; :mod:`.dry_run`: a dry run on a copy of the
+  database (SQLite), so that it holds no write lock.
 * :mod:`.export` writes notes, pages, site settings and media to a folder, and the glossary
   as one file (:mod:`.glossary_file`), which the import reads back (:mod:`.glossary_import`).
 * Old URLs and imported files are kept in :mod:`blog.models.imported`; readers are redirected

@@ -7,26 +7,37 @@ unpacked size bounded, no path outside its folder), stored in the private folder
 imported in the background (:mod:`blog.porting.tasks`): the page answers at once and
 redirects to the run's page, which shows the progress, refreshing itself, and the report at
 the end. Past runs are listed in the admin (:class:`ImportRunAdmin`, read-only).
+
+A user may have ``BIJI_IMPORTS_PER_USER`` imports waiting or running; the page refuses
+another until one has finished, saying so in the user's language.
 """
 
 import shutil
 
 from django import forms
+from django.conf import settings
 from django.contrib import admin
+from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.db import OperationalError, transaction
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 from django_tasks import TaskResultStatus
 from django_tasks.exceptions import TaskResultDoesNotExist
 
 from blog.models import ImportRun
 from blog.porting import archives
 from blog.porting.formats import FORMATS
-from blog.porting.tasks import enqueue_import, import_archive, run_folder, store_archive
+from blog.porting.tasks import (
+    enqueue_import,
+    import_archive,
+    pending_runs,
+    run_folder,
+    store_archive,
+)
 
 # Seconds between two refreshes of a running import's page.
 REFRESH_SECONDS = 2
@@ -60,11 +71,33 @@ def may_import(user):
     return user.is_active and user.is_staff and user.has_perm("blog.add_note")
 
 
+class TooManyImports(Exception):  # noqa: N818 (a refusal, said to the user)
+    """The user has as many imports waiting or running as one may have."""
+
+    def __init__(self, count):
+        super().__init__(
+            ngettext(
+                "You have %(count)d import waiting or running, as many as one user may have at "
+                "a time. Upload this archive again once it has finished.",
+                "You have %(count)d imports waiting or running, as many as one user may have at "
+                "a time. Upload this archive again once one of them has finished.",
+                count,
+            )
+            % {"count": count}
+        )
+
+
 def start_import(upload, fmt, dry_run, user):
-    """Store the archive and its run, and enqueue the import; all or nothing."""
+    """Store the archive and its run, and enqueue the import; all or nothing. Raises
+    :class:`TooManyImports` when the user has ``BIJI_IMPORTS_PER_USER`` runs pending."""
     run = None
     try:
         with transaction.atomic():
+            # One user's uploads counted one at a time (SQLite's write lock does it there).
+            get_user_model().objects.select_for_update().only("pk").get(pk=user.pk)
+            pending = len(pending_runs(user))
+            if pending >= settings.BIJI_IMPORTS_PER_USER:
+                raise TooManyImports(pending)
             run = ImportRun.objects.create(
                 user=user, archive_name=upload.name[:255], format=fmt, dry_run=dry_run
             )
@@ -87,8 +120,10 @@ def import_markdown_view(request):
         data = form.cleaned_data
         try:
             run = start_import(data["archive"], data["format"], data["dry_run"], request.user)
+        except TooManyImports as refusal:
+            form.add_error(None, str(refusal))
         except OperationalError:
-            # SQLite has one writer: a long dry run holds it until it ends.
+            # SQLite has one writer, and another held it past the busy timeout.
             form.add_error(
                 None, _("The database is busy (another import is running?): try again soon.")
             )
@@ -100,6 +135,8 @@ def import_markdown_view(request):
         "form": form,
         "max_files": archives.MAX_FILES,
         "max_megabytes": archives.MAX_UNPACKED_BYTES // (1024 * 1024),
+        "max_minutes": settings.BIJI_IMPORT_SECONDS / 60,
+        "per_user": settings.BIJI_IMPORTS_PER_USER,
         "runs_url": reverse("admin:blog_importrun_changelist"),
         "opts": _note_opts(),
     }

@@ -7,10 +7,18 @@ and Hugo ``{{< figure >}}`` (→ an image), Hugo ``{{< highlight >}}`` (→ fenc
 Everything else in ``{% %}``, ``{{< >}}`` or ``{{% %}}`` is kept exactly as written, so the
 reader sees it as text, and listed in the report: never silently dropped. Fenced code and
 inline code are left alone (a post about Hugo shows shortcodes as examples).
+
+Bounded: finding them takes time in proportion to the text times its unclosed tags and fences
+(each is looked for its end to the end of the text), so a text whose estimate
+(:func:`_work`) passes :data:`IN_PROCESS_WORK` is read in a child process held to the
+renderer's bounds (:mod:`blog.rendering.budget`); past them it is refused with
+:class:`~blog.rendering.RenderRefused`, whose message says why.
 """
 
 import re
 import shlex
+
+from blog.rendering.budget import render_bounded
 
 FENCE = r"(?P<fence>^(?P<f>`{3,}|~{3,})[^\n]*\n.*?^(?P=f)[ \t]*$)"
 INLINE_CODE = r"(?P<inline>`[^`\n]+`)"
@@ -62,8 +70,36 @@ def _image(src, alt, title=""):
     return f'![{alt}]({src} "{title}")' if title else f"![{alt}]({src})"
 
 
+# Steps of the patterns above, at most, read in this process (a tenth of a second or so).
+IN_PROCESS_WORK = 2_000_000
+OPENERS = re.compile(r"\{%|\{\{|^(?:`{3}|~{3})", re.MULTILINE)
+
+
+def _work(body):
+    """An upper bound of the patterns' steps on ``body``: each tag or fence may be looked
+    for its end to the end of the text, each backtick to the end of its line."""
+    longest_line = max(map(len, body.split("\n")), default=0)
+    return len(body) * len(OPENERS.findall(body)) + longest_line * body.count("`")
+
+
+def _bounded(func, body):
+    if _work(body) <= IN_PROCESS_WORK:
+        return func(body)
+    return render_bounded("porting.body", func, body)
+
+
 def translate(body, kept):
-    """``body`` with the tags above translated; ``kept(offset, text)`` is told each one kept."""
+    """``body`` with the tags above translated; ``kept(offset, text)`` is told each one kept.
+    Raises :class:`~blog.rendering.RenderRefused` for a text past the bounds."""
+    translated, kept_tags = _bounded(_translate, body)
+    for offset, text in kept_tags:
+        kept(offset, text)
+    return translated
+
+
+def _translate(body):
+    """(``body`` translated, [(offset, text) of each tag kept]): pure, for a child process."""
+    kept_tags = []
 
     def replace(match):
         text = match[0]
@@ -84,14 +120,19 @@ def translate(body, kept):
             if attrs.get("src"):
                 alt = attrs.get("alt") or attrs.get("caption") or attrs.get("title", "")
                 return _image(attrs["src"], alt, attrs.get("title", ""))
-        kept(match.start(), text)
+        kept_tags.append((match.start(), text))
         return text
 
-    return PATTERN.sub(replace, body)
+    return PATTERN.sub(replace, body), kept_tags
 
 
 def split_more(body):
-    """The part before Hexo's ``<!-- more -->`` (the excerpt), or None if there is none."""
+    """The part before Hexo's ``<!-- more -->`` (the excerpt), or None if there is none.
+    Raises :class:`~blog.rendering.RenderRefused` for a text past the bounds."""
+    return _bounded(_split_more, body)
+
+
+def _split_more(body):
     outside_code = PATTERN.sub(lambda m: " " * len(m[0]) if m["fence"] else m[0], body)
     match = MORE.search(outside_code)
     return body[: match.start()].strip() if match else None

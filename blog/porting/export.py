@@ -6,17 +6,22 @@ left out, tags sorted by name, times in ``TIME_ZONE`` to the second with their o
 stripped of surrounding whitespace as import strips it, ``\\n`` line endings.
 
 Layout (per format): notes in ``notes_dir`` (Jekyll: ``_posts/YYYY-MM-DD-slug.md``, a draft
-without a date in ``_drafts/``), pages in ``pages_dir``, site settings, navigation, series and
+without a date in ``_drafts/``; Hugo: an English note as ``<slug>.en.md``, a translation named
+like its original), pages in ``pages_dir``, site settings, navigation, series and
 tags (both names and slug) in ``data_file``, and every file a body or cover refers to as
 ``/media/<name>`` copied to ``media_dir/<name>``, where the static site serves it at the same
 URL. The glossary is one file beside the data file (:mod:`.glossary_file`), written when there
 are terms. A manifest of the files written (:data:`MANIFEST`) lets the next export into the
-same folder remove the files of notes, pages and media that no longer exist.
+same folder remove the files of notes, pages and media that no longer exist. The generator's
+configuration (:mod:`.site_config`) is written unless the folder has one biji did not write.
 
-A translated pair shares a key: the Chinese note's slug; each of its notes also carries its
+A translated pair shares a key: the one it was imported with, else the Chinese note's slug
+(:func:`translation_key`); each of its notes also carries its
 sync state, so that a note behind its translation is behind after the round trip
-(:mod:`.sync_state`). A series is named in each note's language (``categories``), its other
-title beside it (``series_zh``/``series_en``); ``tags_zh`` maps tags to their Chinese names.
+(:mod:`.sync_state`). Tags and the series are named in each note's language (``tags``,
+``categories``), their other names beside them for biji (``tags_zh`` in an English note,
+``tags_en`` in a Chinese one; ``series_zh``/``series_en``). How each generator reads the
+languages: :mod:`.formats`.
 """
 
 import re
@@ -39,10 +44,14 @@ from blog.models import (
 from blog.porting import frontmatter, glossary_file, sync_state
 from blog.porting.formats import HUGO
 from blog.porting.media import media_prefix
+from blog.porting.records import NOTE, PAGE
+from blog.porting.site_config import address, config_files
 
 MEDIA_REF = r"(?<![\w/])%s([^\s)\"'<>]+)"
 # A translated note's empty sync state is "never compared", not "not said" (.sync_state).
 SAID_WHEN_EMPTY = {"synced_hashes"}
+# What Liquid (Jekyll) and Nunjucks (Hexo) would take for their own in a body.
+TEMPLATE_DELIMITERS = ("{{", "{%", "{#")
 
 
 def stamp(value):
@@ -50,9 +59,13 @@ def stamp(value):
 
 
 def translation_key(note):
+    """The key a translated pair shares: the one it was imported with while both notes keep
+    it (``Note.translation_key``), else the Chinese note's slug; "" for a note alone."""
     counterpart = note.counterpart
     if counterpart is None:
         return ""
+    if note.translation_key and note.translation_key == counterpart.translation_key:
+        return note.translation_key
     pair = sorted([note, counterpart], key=lambda n: (n.language != Language.CHINESE, n.slug))
     return pair[0].slug
 
@@ -70,26 +83,49 @@ def series_names(note):
     return {"series": [own], other_field: other if other != own else ""}
 
 
-def chinese_names(tags):
-    """``tags_zh``: each tag's Chinese name by its name in ``tags``; tags without one (or
-    named only in Chinese, which ``tags`` then holds) are left out."""
-    return {tag.name: tag.name_zh for tag in tags if tag.name and tag.name_zh}
+def tag_names(note):
+    """``tags`` named in the note's language, as each language's file of a multilingual site
+    names them; beside them each tag's name in the other language, for biji: ``tags_zh`` in an
+    English note, ``tags_en`` in a Chinese one. A tag without a name in the note's language
+    is named in the other; a tag with one name only is left out of the other map."""
+    chinese = note.language == Language.CHINESE
+
+    def own(tag):
+        return (tag.name_zh or tag.name) if chinese else (tag.name or tag.name_zh)
+
+    tags = sorted(note.tags.all(), key=lambda tag: (own(tag).lower(), tag.slug))
+    both = [tag for tag in tags if tag.name and tag.name_zh]
+    return {
+        "tags": [own(tag) for tag in tags],
+        "tags_en" if chinese else "tags_zh": {
+            own(tag): tag.name if chinese else tag.name_zh for tag in both
+        },
+    }
 
 
-def note_fields(note):
-    # A tag typed in Chinese may have no English name yet: its Chinese name stands in.
-    tags = sorted(note.tags.all(), key=lambda tag: ((tag.name or tag.name_zh).lower(), tag.slug))
+def permalink(note, fmt):
+    """The address a generator that reads ``permalink`` serves the note at (:mod:`.formats`):
+    its own in biji, or for jekyll-polyglot a pair's one address, which polyglot serves in
+    each language (the Chinese note's; the English one's under ``/en/``)."""
+    if fmt.permalinks == "all":
+        return address(NOTE, note.slug, note.language)
+    if fmt.permalinks == "pair" and (key := translation_key(note)):
+        return address(NOTE, key, Language.CHINESE)
+    return ""
+
+
+def note_fields(note, fmt=HUGO):
     return {
         "title": note.title.strip(),
         "slug": note.slug,
+        "permalink": permalink(note, fmt),
         "language": note.language,
         "published_at": stamp(note.published_at),
         "updated_at": stamp(note.updated_at),
         "draft": note.status == Status.DRAFT,
         "translation_key": translation_key(note),
         "summary": note.summary.strip(),
-        "tags": [tag.name or tag.name_zh for tag in tags],
-        "tags_zh": chinese_names(tags),
+        **tag_names(note),
         **series_names(note),
         "series_position": note.series_position if note.series else None,
         "cover": f"{media_prefix()}{note.cover.name}" if note.cover else "",
@@ -103,10 +139,11 @@ def note_fields(note):
     }
 
 
-def page_fields(page):
+def page_fields(page, fmt=HUGO):
     return {
         "title": page.title.strip(),
         "slug": page.slug,
+        "permalink": address(PAGE, page.slug, page.language) if fmt.permalinks == "all" else "",
         "language": page.language,
         "updated_at": stamp(page.updated_at),
         "draft": not page.is_published,
@@ -115,9 +152,11 @@ def page_fields(page):
     }
 
 
-def front_matter(fields, fmt):
+def front_matter(fields, fmt, body=""):
     """``fields`` under the format's keys, in its order; empty values left out, but for those
-    whose empty value says something (:data:`SAID_WHEN_EMPTY`)."""
+    whose empty value says something (:data:`SAID_WHEN_EMPTY`). A body holding what the
+    generator's template language reads gets the switch that turns it off, before biji's
+    sync state (written last)."""
     fields = dict(fields)
     if "draft" in fields and fmt.key_for("published"):  # Hexo, Jekyll: published: false
         fields["published"] = not fields.pop("draft")
@@ -127,7 +166,20 @@ def front_matter(fields, fmt):
         empty = value is None if field in SAID_WHEN_EMPTY else value in (None, "", [], {})
         if fmt.key_for(field) == key and not empty:
             meta[key] = value
+    if fmt.template_switch and any(mark in body for mark in TEMPLATE_DELIMITERS):
+        synced = meta.pop("translation_synced", None)
+        switch, value = fmt.template_switch
+        meta[switch] = value
+        if synced is not None:
+            meta["translation_synced"] = synced
     return meta
+
+
+def file_name(slug, language, fmt):
+    """Hugo's language suffix (``warp.en.md``); the default language has none."""
+    if fmt.language_suffix and language != Language.CHINESE:
+        return f"{slug}.{language}.md"
+    return f"{slug}.md"
 
 
 def note_path(note, fmt):
@@ -135,7 +187,12 @@ def note_path(note, fmt):
         if note.published_at is None:
             return f"_drafts/{note.slug}.md"
         return f"{fmt.notes_dir}/{timezone.localtime(note.published_at):%Y-%m-%d}-{note.slug}.md"
-    return f"{fmt.notes_dir}/{note.slug}.md"
+    name = note.slug
+    counterpart = note.counterpart
+    if fmt.language_suffix and counterpart is not None and counterpart.language != note.language:
+        # A pair's files share a name, as Hugo pairs translations by path too.
+        name = counterpart.slug if note.language != Language.CHINESE else note.slug
+    return f"{fmt.notes_dir}/{file_name(name, note.language, fmt)}"
 
 
 def site_data():
@@ -226,18 +283,25 @@ def export(destination, fmt=HUGO):
         "tags", "legacy_paths"
     )
     for note in notes.order_by("slug"):
-        fields = note_fields(note)
-        write(note_path(note, fmt), frontmatter.join(front_matter(fields, fmt), note.body))
+        meta = front_matter(note_fields(note, fmt), fmt, note.body)
+        write(note_path(note, fmt), frontmatter.join(meta, note.body))
         media.update(reference.findall(note.body))
         if note.cover:
             media.add(note.cover.name)
     pages = Page.objects.prefetch_related("legacy_paths").order_by("slug")
     for page in pages:
-        meta = front_matter(page_fields(page), fmt)
-        write(f"{fmt.pages_dir}/{page.slug}.md", frontmatter.join(meta, page.body))
+        meta = front_matter(page_fields(page, fmt), fmt, page.body)
+        path = f"{fmt.pages_dir}/{file_name(page.slug, page.language, fmt)}"
+        write(path, frontmatter.join(meta, page.body))
         media.update(reference.findall(page.body))
     data = site_data()
     write(fmt.data_file, frontmatter.dump_yaml(data))
+    own_config = []
+    for rel, text in config_files(fmt, data["site"]["title"]).items():
+        if (root / rel).exists() and rel not in (before or ()):
+            own_config.append(rel)  # the site's own configuration: never overwritten
+        else:
+            write(rel, text)
     for text in [data["site"]["footer"], *(s["description"] for s in data["series"])]:
         media.update(reference.findall(text))
     glossary = glossary_file.dump()
@@ -273,4 +337,5 @@ def export(destination, fmt=HUGO):
         "media": copied,
         "removed": removed,
         "left": left,
+        "own_config": own_config,
     }

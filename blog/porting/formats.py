@@ -15,10 +15,19 @@ Fields (see :class:`.records.NoteRecord`), beyond the obvious ones:
 * ``tags`` and ``categories`` written as text: Jekyll splits them at spaces
   (``tags: cuda scheduling`` is two tags), Hexo takes the text as one name, Hugo and folders of
   unknown origin split at commas (:func:`.markdown_import.names`);
-* ``permalink`` is the old URL (its last segment is the slug when none is given);
+* ``permalink`` is the old URL (its last segment is the slug when none is given), unless it is
+  the note's own address in biji or the address a translated pair shares (what export writes);
   ``old_paths`` are further old URLs (Hugo ``aliases``, Jekyll ``redirect_from``);
 * ``author`` is an article's original author only beside a source URL: on most blogs it is
-  the blog's own author.
+  the blog's own author;
+* ``tags`` are named in the note's language; ``tags_zh`` (an English note's) and ``tags_en``
+  (a Chinese note's) give each tag's name in the other language.
+
+How each generator tells languages apart (export writes them so; :mod:`.site_config`
+writes the site configuration that declares both languages): Hugo by the file name's language
+suffix (``warp.en.md``, the default language zh-hans without one; a pair's files share a
+name), Jekyll by ``lang`` as jekyll-polyglot reads it (a pair shares its ``permalink``), Hexo
+by ``lang`` as its i18n reads it (each note states its address in ``permalink``).
 
 Keys that only biji has use the model's names (``source_url``, ``series_position``,
 ``cover``, ``tags_zh``…), the same in every format; ``translation_synced``, a translated
@@ -29,6 +38,7 @@ from dataclasses import dataclass
 
 BIJI_KEYS = (
     ("tags_zh", "tags_zh"),
+    ("tags_en", "tags_en"),
     ("series_position", "series_position"),
     ("cover", "cover"),
     ("cover_alt", "cover_alt"),
@@ -48,6 +58,13 @@ class Format:
     media_dir: str  # served at /media/ by the static site, so /media/… links keep working
     data_file: str  # biji's site data: settings, navigation, series, tags
     dated_filenames: bool = False  # Jekyll's _posts/YYYY-MM-DD-slug.md
+    language_suffix: bool = False  # Hugo: warp.en.md; a translation named like its original
+    # Which notes state their address in ``permalink``: "pair" (jekyll-polyglot links a
+    # translated pair by one permalink), "all" (Hexo: each note and page its own), or none.
+    permalinks: str = ""
+    # The front-matter switch that keeps the generator's template language out of a body that
+    # holds its delimiters (``{{``, ``{%``): Jekyll's Liquid, Hexo's Nunjucks.
+    template_switch: tuple = ()
 
     def key_for(self, field):
         return next((key for key, name in self.keys if name == field), None)
@@ -70,6 +87,7 @@ HUGO = Format(
         ("summary", "summary"),
         ("tags", "tags"),
         ("tags_zh", "tags_zh"),
+        ("tags_en", "tags_en"),
         ("categories", "series"),
         ("series_zh", "series_zh"),
         ("series_en", "series_en"),
@@ -96,6 +114,7 @@ HUGO = Format(
     pages_dir="content/pages",
     media_dir="static/media",
     data_file="data/biji.yaml",
+    language_suffix=True,
 )
 
 HEXO = Format(
@@ -103,6 +122,7 @@ HEXO = Format(
     keys=(
         ("title", "title"),
         ("slug", "slug"),
+        ("permalink", "permalink"),
         ("lang", "language"),
         ("date", "published_at"),
         ("updated", "updated_at"),
@@ -112,16 +132,16 @@ HEXO = Format(
         ("excerpt", "summary"),
         ("tags", "tags"),
         ("tags_zh", "tags_zh"),
+        ("tags_en", "tags_en"),
         ("categories", "series"),
         ("series_zh", "series_zh"),
         ("series_en", "series_en"),
-        *BIJI_KEYS[1:],
+        *BIJI_KEYS[2:],
         ("alias", "old_paths"),
         ("translation_synced", "synced_hashes"),
         ("language", "language"),
         ("description", "summary"),
         ("thumbnail", "cover"),
-        ("permalink", "permalink"),
         ("author", "author"),
         ("original", "source_url"),
         ("draft", "draft"),
@@ -130,6 +150,8 @@ HEXO = Format(
     pages_dir="source/pages",
     media_dir="source/media",
     data_file="source/_data/biji.yaml",
+    permalinks="all",
+    template_switch=("disableNunjucks", True),
 )
 
 JEKYLL = Format(
@@ -137,6 +159,7 @@ JEKYLL = Format(
     keys=(
         ("title", "title"),
         ("slug", "slug"),
+        ("permalink", "permalink"),
         ("lang", "language"),
         ("date", "published_at"),
         ("last_modified_at", "updated_at"),
@@ -146,12 +169,13 @@ JEKYLL = Format(
         ("excerpt", "summary"),
         ("tags", "tags"),
         ("tags_zh", "tags_zh"),
+        ("tags_en", "tags_en"),
         ("categories", "series"),
         ("series_zh", "series_zh"),
         ("series_en", "series_en"),
         ("series_position", "series_position"),
         ("image", "cover"),
-        *BIJI_KEYS[3:],
+        *BIJI_KEYS[4:],
         ("redirect_from", "old_paths"),
         ("translation_synced", "synced_hashes"),
         # Jekyll's singular forms: one name each, never split.
@@ -161,7 +185,6 @@ JEKYLL = Format(
         ("description", "summary"),
         ("ref", "translation_key"),
         ("cover", "cover"),
-        ("permalink", "permalink"),
         ("author", "author"),
         ("original", "source_url"),
         ("draft", "draft"),
@@ -171,6 +194,8 @@ JEKYLL = Format(
     media_dir="media",
     data_file="_data/biji.yaml",
     dated_filenames=True,
+    permalinks="pair",
+    template_switch=("render_with_liquid", False),
 )
 
 FORMATS = {f.name: f for f in (HUGO, HEXO, JEKYLL)}

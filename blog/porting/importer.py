@@ -3,12 +3,18 @@
 * A file is stored whole or not at all: its note, tags, series, translation link, old paths
   and images commit together; a failure rolls the file back (and deletes the images it had
   stored) and the import goes on with the next file.
+* Its transaction holds only the writes: the slow part (its images read, checked and written,
+  its text rendered: :mod:`.ahead`) is done before it opens. A text the renderer refuses is
+  reported with the reason and the file skipped.
+* Between files the import's :class:`.limits.Deadline` is checked: once it has passed, the
+  files not reached are reported as not imported, to be imported in another run.
 * Idempotent: a record updates the note with its slug, else the note one of its old paths
   belongs to (:class:`.models.LegacyPath`, the stored source key); a record that would change
   nothing leaves the note untouched ("unchanged"), ``updated_at`` included.
 * ``updated_at`` comes from the file (``lastmod``/``updated``), else the publication date:
   an import is not an edit, so notes are not "updated today".
-* A dry run does all of it inside a transaction that is rolled back, and writes no file.
+* A dry run does all of it inside a transaction that is rolled back, and writes no file; on
+  SQLite :mod:`.run` has it done on a copy of the database (:mod:`.dry_run`).
 * Each created or updated note and page gets a revision (:func:`record_revision`), with
   the file it came from as the comment, and every object created or changed an admin log
   entry; both under the importing user.
@@ -30,7 +36,7 @@ import re
 import reversion
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, transaction
-from django.db.models import Max
+from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -38,9 +44,11 @@ from blog.models import Language, Note, Page, Series, Status, revisions
 from blog.models.imported import LegacyPath, content_at
 from blog.models.taxonomy import set_tags
 from blog.models.translations import save_note
+from blog.porting import ahead
 from blog.porting.authority import Authority, NotPermitted
 from blog.porting.glossary_import import GlossaryImport
-from blog.porting.limits import MAX_MARKDOWN_BYTES
+from blog.porting.limits import MAX_MARKDOWN_BYTES, Deadline
+from blog.porting.markdown_import import HUGO_PATH_KEY
 from blog.porting.media import MediaStore, is_inline_data, is_remote
 from blog.porting.records import NOTE, PAGE
 from blog.porting.report import CREATED, SKIPPED, UNCHANGED, UPDATED, shorten
@@ -71,8 +79,9 @@ def record_revision(obj, comment, user=None):
 
 
 class Importer:
-    def __init__(self, report, dry_run=False, permalink_pattern="", user=None):
+    def __init__(self, report, dry_run=False, permalink_pattern="", user=None, deadline=None):
         self.report = report
+        self.deadline = deadline or Deadline()
         # Who imports: None for the command line (the operator's tool), else the admin user
         # whose permissions bound what the import may do.
         self.user = user
@@ -103,7 +112,7 @@ class Importer:
 
     def _run(self, records, site_data, progress, glossaries=()):
         for data in site_data:
-            self._guarded(data.source, None, lambda d=data: self.store_site_data(d))
+            self._guarded(data.source, None, lambda _ahead, d=data: self.store_site_data(d))
         # The glossary's terms before the notes (they render with the terms marked), the
         # notes that explain them after (they may come with this import).
         terms = GlossaryImport(self.report, self.authority, self.user, self._describe)
@@ -121,16 +130,29 @@ class Importer:
             ),
         )
         for record in order:
-            store = self.media(record.site_root)
-            self._guarded(record.source, store, lambda r=record, s=store: self.store(r, s))
+            if self.deadline.passed():
+                self.deadline.not_reached(self.report, record.source)
+            else:
+                store = self.media(record.site_root)
+                self._guarded(
+                    record.source,
+                    store,
+                    lambda prepared, r=record, s=store: self.store(r, s, prepared),
+                    ahead=lambda r=record, s=store: self.prepare(r, s),
+                )
             if progress:
                 progress.step(record.source)
         terms.link()
 
-    def _guarded(self, source, store, work):
+    def _guarded(self, source, store, work, ahead=lambda: None):
+        """``ahead()`` outside any transaction (the slow part), then ``work(what it gave)``
+        in a transaction of its own."""
         try:
+            prepared = ahead()
             with transaction.atomic():
-                work()
+                if store:
+                    store.record()
+                work(prepared)
         except Exception as error:
             if store:
                 store.discard_created()
@@ -139,7 +161,7 @@ class Importer:
             self.report.add(source, SKIPPED, FAILED if permitted else _("not permitted"))
         else:
             if store:
-                store.created = []
+                store.kept()
 
     @staticmethod
     def _describe(source, error):
@@ -156,16 +178,43 @@ class Importer:
             self.report.add(data.source, UPDATED, done)
 
     # --- notes and pages -----------------------------------------------------------------
-    def existing(self, model, record):
-        found = model.objects.filter(slug=record.slug).first()
+    def prepare(self, record, store):
+        """The slow part of storing ``record``, done before its transaction opens: its images
+        stored, its text rendered as its save will render it (:mod:`.ahead`)."""
+        model = Page if record.kind == PAGE else Note
+        stored, slug = self.find(model, record)
+        if stored is None:  # before any work: the report says so, not a stored image
+            what = _("page %(slug)s") if model is Page else _("note %(slug)s")
+            self.authority.check("add", model, worded(what, slug=slug))
+        body = self.body(record, store)
+        if model is Page:
+            prepared = ahead.Prepared(body)
+            ahead.page(record, prepared)
+            return prepared
+        if record.published_at is None and not record.draft and stored is None:
+            self.report.warn(record.source, _("no date: published now"))
+        cover = self.cover(record, store) if record.cover else ""
+        prepared = ahead.Prepared(body, cover)
+        partner = self.partner_of(record, stored and stored.pk)
+        ahead.note(record, prepared, stored, partner)
+        return prepared
+
+    def find(self, model, record):
+        """(the note or page ``record`` updates or None, the slug it is stored under)."""
+        slug = record.slug
+        found = model.objects.filter(slug=slug).first()
         if model is Note and found is not None and found.language != record.language:
             # Two languages of one post share a name (a Hugo bundle's index.md and
             # index.en.md): the second takes a language suffix, as biji's own pairs do.
-            record.slug = f"{record.slug}-{'en' if record.language == 'en' else 'zh'}"
-            found = model.objects.filter(slug=record.slug).first()
+            slug = f"{record.slug}-{'en' if record.language == 'en' else 'zh'}"
+            found = model.objects.filter(slug=slug).first()
         if found is None and record.old_paths:
             legacy = LegacyPath.objects.filter(path__in=record.old_paths).first()
             found = legacy and (legacy.note if model is Note else legacy.page)
+        return found, slug
+
+    def existing(self, model, record):
+        found, record.slug = self.find(model, record)
         return found
 
     def old_paths(self, record):
@@ -181,25 +230,26 @@ class Importer:
             paths.append(path)
         return list(dict.fromkeys(paths))
 
-    def store(self, record, store):
+    def store(self, record, store, prepared):
+        """Inside the file's transaction: ``record`` with its ``prepared`` text stored."""
         if record.kind == PAGE:
-            return self.store_page(record, store)
+            return self.store_page(record, store, prepared)
         note = self.existing(Note, record)
         created = note is None
-        if created:  # before any work: an add-only import of a changed note fails at saving
+        if created:  # an add-only import of a changed note fails at saving
             self.authority.check("add", Note, worded(_("note %(slug)s"), slug=record.slug))
         note = note or Note(slug=record.slug)
         before = None if created else self.snapshot(note)
-        body = self.body(record, store)
-        note.title, note.language, note.body = record.title, record.language, body
+        note.title, note.language, note.body = record.title, record.language, prepared.body
         note.summary = record.summary
         note.status = Status.DRAFT if record.draft else Status.PUBLISHED
-        if record.published_at is None and not record.draft and created:
-            self.report.warn(record.source, _("no date: published now"))
         note.published_at = record.published_at or (None if record.draft else note.published_at)
         for field in ("source_title", "source_author", "source_url", "source_date", "cover_alt"):
             setattr(note, field, getattr(record, field))
-        note.cover = self.cover(record, store) if record.cover else ""
+        note.cover = prepared.cover
+        # The key the file paired the note by, which the export gives back (not Hugo's paths').
+        key = record.translation_key
+        note.translation_key = "" if key.startswith(HUGO_PATH_KEY) else key
         if record.synced_hashes is not None:
             note.synced_hashes = record.synced_hashes
         partner = self.partner(note, record)
@@ -322,15 +372,23 @@ class Importer:
                 other.synced_hashes = wanted
                 other.save(update_fields=["synced_hashes"])
 
-    def partner(self, note, record):
+    def partner_of(self, record, pk=None):
+        """The note the note of ``record`` (``pk``, None when new) is a translation of, by
+        the translation key: one this import stored, or one with that slug."""
         key = record.translation_key
         if not key:
             return None
         partner = (
-            self.by_key.get(key, {}).get("en" if note.language != "en" else "zh-hans")
-            or Note.objects.filter(slug=key).exclude(language=note.language).first()
+            self.by_key.get(key, {}).get("en" if record.language != "en" else "zh-hans")
+            or Note.objects.filter(Q(slug=key) | Q(translation_key=key))
+            .exclude(language=record.language)
+            .first()
         )
-        if partner is None or partner.pk == note.pk:
+        return None if partner is None or partner.pk == pk else partner
+
+    def partner(self, note, record):
+        partner = self.partner_of(record, note.pk)
+        if partner is None:
             return None
         already = partner.pk in (note.translation_id, getattr(note.counterpart, "pk", None))
         if not already and partner.pk not in self.written:
@@ -545,14 +603,13 @@ class Importer:
                 elsewhere = _("old path %(path)s already leads elsewhere")
                 self.report.warn(record.source, worded(elsewhere, path=path))
 
-    def store_page(self, record, store):
+    def store_page(self, record, store, prepared):
         page = self.existing(Page, record)
         created = page is None
         if created:
             self.authority.check("add", Page, worded(_("page %(slug)s"), slug=record.slug))
         page = page or Page(slug=record.slug)
-        body = self.body(record, store)
-        values = {"title": record.title, "language": record.language, "body": body,
+        values = {"title": record.title, "language": record.language, "body": prepared.body,
                   "is_published": not record.draft}  # fmt: skip
         paths = self.usable_old_paths(self.old_paths(record), record, page)
         stored_paths = set() if created else set(page.legacy_paths.values_list("path", flat=True))

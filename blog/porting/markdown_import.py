@@ -16,6 +16,10 @@ What is read from where, beyond the front-matter tables of :mod:`.formats`:
   (:mod:`.hugo_site`), else the title's (and body's) script;
 * translations: a shared ``translationKey``; in a Hugo site also, as Hugo pairs them, files
   with the same path below their content folder once the language suffix is removed;
+* tags: ``tags``, with biji's ``tags_zh`` (each tag's Chinese name, in an English note) or
+  ``tags_en`` (each tag's English name, in a Chinese note whose ``tags`` are Chinese);
+* old URLs: ``permalink`` and the aliases, but for the note's own address in biji (in either
+  language) and the address its translated pair shares (:func:`own_addresses`);
 * drafts: ``draft: true``, ``published: false``, or a file under ``_drafts/``;
 * pages: ``type``/``layout: page``, or a file under a ``pages``/``_pages`` folder;
 * the summary: front matter, else the text above Hexo's ``<!-- more -->``;
@@ -42,6 +46,7 @@ from blog.porting.formats import AUTO, FORMATS
 from blog.porting.hugo_site import HugoSite, read_hugo_site
 from blog.porting.limits import MAX_DATA_FILE_VALUES, MAX_MARKDOWN_BYTES, MAX_TAGS
 from blog.porting.records import NOTE, PAGE, NoteRecord, SiteData
+from blog.porting.site_config import LANGUAGES, address
 from blog.porting.wording import refusal, worded
 from blog.rendering import render_markdown
 from blog.text.cjk import CJK_RE
@@ -55,6 +60,8 @@ LANG_SUFFIX = re.compile(r"^(?P<stem>.+)\.(?P<lang>zh|zh-cn|zh-hans|zh-tw|en|en-
 DATA_FILES = ("data/biji.yaml", "source/_data/biji.yaml", "_data/biji.yaml")
 MAX_POSITION = 32767  # a PositiveSmallIntegerField on every database
 SKIPPED_DIRS = {"node_modules", "public", "_site", "themes", "resources", ".git"}
+# A translation key Hugo's paths gave (files that pair by path), not the file: none to keep.
+HUGO_PATH_KEY = "hugo:"
 
 
 class RecordError(ValueError):
@@ -291,7 +298,19 @@ def read_file(path, root, fmt_name="auto", kept=None, layout=None):
         record.summary = render_markdown(head).plain_text.strip()
     record.language = record.language or guess_language(record.title, body)
     record.slug = ascii_slug(record.slug) or ascii_slug(record.title) or "note"
+    own = own_addresses(record)
+    record.old_paths = [path for path in record.old_paths if path not in own]
     return record
+
+
+def own_addresses(record):
+    """Where biji serves the record's note or page, in either language, and the address its
+    translated pair shares (``/notes/<translation key>/``: jekyll-polyglot links a pair by
+    one permalink, which biji's Jekyll export writes): a permalink there needs no redirect."""
+    slugs = [record.slug]
+    if record.kind == NOTE and re.fullmatch(r"[-a-zA-Z0-9_]+", record.translation_key):
+        slugs.append(record.translation_key)
+    return {address(record.kind, slug, code) for slug in slugs for code, _name, _tag in LANGUAGES}
 
 
 def _fill(record, values, generator="", folder_categories=()):
@@ -326,6 +345,10 @@ def _fill(record, values, generator="", folder_categories=()):
     record.tags = names(get("tags"), generator=generator)
     record.tags += [t for t in names(get("tag"), generator="hexo") if t not in record.tags]
     record.tags_zh = _names_beside_tags(get("tags_zh"), line("tags_zh"), record.tags)
+    if get("tags_en") not in (None, ""):
+        record.tags, record.tags_zh = _english_names(
+            get("tags_en"), line("tags_en"), record.tags, record.tags_zh
+        )
     # Jekyll: the front matter's categories, then the folders' (jekyllrb.com, Posts).
     categories = names(get("series"), generator=generator)
     categories += [c for c in names(get("category"), generator="hexo") if c not in categories]
@@ -389,6 +412,22 @@ def _names_beside_tags(value, line, tags=()):
     return ["" if v is None else str(v) for v in value]
 
 
+def _english_names(value, line, tags, tags_zh):
+    """``tags_en`` (biji's, in a Chinese note whose ``tags`` name its tags in Chinese): each
+    tag's English name by its name in ``tags``. The tags are then found by their English
+    names, their Chinese ones beside them, as an English note's ``tags_zh`` gives them."""
+    if not isinstance(value, dict) or any(isinstance(v, (list, dict)) for v in value.values()):
+        raise RecordError(_("tags_en must map each tag to its English name"), line)
+    given = {str(k).strip(): "" if v is None else str(v).strip() for k, v in value.items()}
+    chinese = list(tags_zh) + [""] * (len(tags) - len(tags_zh))
+    english = list(tags)
+    for index, name in enumerate(tags):
+        if given.get(name):
+            english[index] = given[name]
+            chinese[index] = chinese[index] or name
+    return english, chinese
+
+
 def _position(value, line):
     """``series_position``: a whole number from 1 to what the database holds (32767)."""
     if isinstance(value, bool):
@@ -442,4 +481,4 @@ def _hugo_language_and_key(record, rel, path, site):
         stem = path.stem
         if match := LANG_SUFFIX.match(stem):
             stem = match["stem"]
-        record.translation_key = f"hugo:{site.key_path(rel.as_posix(), stem)}"
+        record.translation_key = f"{HUGO_PATH_KEY}{site.key_path(rel.as_posix(), stem)}"

@@ -27,12 +27,18 @@ Nothing outside the imported folder is ever read (``../../etc/passwd`` is refuse
 media name that is not a plain relative path, such as ``/media//etc/x.png``). The same bytes
 are stored once (:class:`.models.ImportedMedia`), so a second import rewrites links to the
 same names and the note comes out unchanged.
+
+The slow part (reading, verifying and re-encoding, writing the files) runs before the file's
+transaction opens; what the database learns of the files (their sizes, the variants to make,
+the bytes already stored) waits in :attr:`MediaStore.pending` until :meth:`MediaStore.record`
+writes it inside that transaction.
 """
 
 import base64
 import binascii
 import hashlib
 import re
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from urllib.parse import unquote, unquote_to_bytes, urlsplit
 
@@ -49,16 +55,22 @@ from blog.models.imported import ImportedMedia
 from blog.porting.report import shorten
 from blog.porting.wording import error_text, worded
 
+# Linear in the text, whatever it holds (a body is read before any bound applies): no part of
+# a match may hold "[" (nor an <img> tag "<"), so a failed attempt never scans past the next
+# place a match could begin, and no part gives back what it took (possessive). A long line of
+# "[" or "[](" took quadratic or cubic time otherwise. A link whose text, target or title
+# holds "[" is left as it is.
 LINK = re.compile(
-    r"(?P<bang>!?)\[(?P<text>[^\]\n]*)\]\(\s*(?P<url><[^>\n]+>|[^)\s]+)(?P<rest>[^)\n]*)\)"
+    r"(?P<bang>!?)\[(?P<text>[^\[\]\n]*+)\]"
+    r"\(\s*(?P<url><[^>\[\n]++>|[^)\[\s]++)(?P<rest>[^)\[\n]*+)\)"
 )
 # A linked image, [![alt](src)](href): LINK rewrites the image, this its link (WordPress's
 # "Link to: Media File" points at the full-size upload).
 LINKED_IMAGE = re.compile(
-    r"(?P<bang>)\[(?P<text>!\[[^\]\n]*\]\([^)\n]*\))\]"
-    r"\(\s*(?P<url><[^>\n]+>|[^)\s]+)(?P<rest>[^)\n]*)\)"
+    r"(?P<bang>)\[(?P<text>!\[[^\[\]\n]*+\]\([^)\[\n]*+\))\]"
+    r"\(\s*(?P<url><[^>\[\n]++>|[^)\[\s]++)(?P<rest>[^)\[\n]*+)\)"
 )
-IMG_TAG = re.compile(r"""(<img\b[^>]*?\bsrc=)(["'])([^"'>]+)\2""", re.IGNORECASE)
+IMG_TAG = re.compile(r"""(<img\b[^<>]*?\bsrc=)(["'])([^"'<>]+)\2""", re.IGNORECASE)
 REFERENCE = re.compile(r"^(?P<head>[ ]{0,3}\[[^\]\n]+\]:[ \t]*)(?P<url>\S+)", re.MULTILINE)
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg", ".bmp", ".avif", ".tif"}
 ASSET_ROOTS = ("static", "source", "")  # Hugo, Hexo, Jekyll/plain: where /x.png lives
@@ -92,15 +104,25 @@ def is_plain_name(name):
     )
 
 
+@dataclass
+class _Pending:
+    """What the database is to learn of the files stored for the current file."""
+
+    images: list = field(default_factory=list)  # (name, width, height): to register
+    media: dict = field(default_factory=dict)  # sha256 → name: bytes stored once
+
+
 class MediaStore:
     """Stores the files of one import; ``created`` lists names written for the current file,
-    so that a file whose transaction fails can take its images with it."""
+    so that a file whose transaction fails can take its images with it, and ``pending`` what
+    the database is to learn of them (:meth:`record`)."""
 
     def __init__(self, site_root, report, dry_run=False):
         self.root = Path(site_root).resolve()
         self.report = report
         self.dry_run = dry_run
         self.created = []
+        self.pending = _Pending()
 
     # --- finding files -------------------------------------------------------------------
     def _inside(self, path):
@@ -182,14 +204,15 @@ class MediaStore:
         """:func:`store_image`'s stored file, or None when refused (reported as ``what``, by
         default the file's name). A dry run registers nothing (it deletes the file)."""
         try:
-            return store_image(
-                ContentFile(data, name=filename), register=register and not self.dry_run
-            )
+            stored = store_image(ContentFile(data, name=filename), register=False)
         except RejectedImage as error:
             refused = _("%(file)s: not imported: %(reason)s")
             what = what or shorten(filename)
             self.report.warn(source, worded(refused, file=what, reason=error_text(error)), line)
             return None
+        if register and not self.dry_run:
+            self.pending.images.append((stored.name, stored.width, stored.height))
+        return stored
 
     def _store_inline(self, url, source, line):
         """An inline ``data:`` image, decoded and stored like a file; None when refused."""
@@ -229,12 +252,13 @@ class MediaStore:
         return self._store_once(data, "inline-image", source, line, what)
 
     def _remember(self, data, name):
-        digest = hashlib.sha256(data).hexdigest()
         if not self.dry_run:
-            ImportedMedia.objects.update_or_create(sha256=digest, defaults={"name": name})
+            self.pending.media[hashlib.sha256(data).hexdigest()] = name
 
     def _known(self, data):
         digest = hashlib.sha256(data).hexdigest()
+        if digest in self.pending.media:  # stored for this file, not yet recorded
+            return self.pending.media[digest]
         known = ImportedMedia.objects.filter(sha256=digest).first()
         return known.name if known and default_storage.exists(known.name) else None
 
@@ -274,15 +298,30 @@ class MediaStore:
             saved = default_storage.save(name, ContentFile(data))
             self.created.append(saved)
             self._remember(data, saved)
-            variant_tasks.register(saved, *size)  # its size and variants, as for an editor upload
+            self.pending.images.append((saved, *size))  # its size and variants, as for an upload
             return saved
         return name
 
+    def record(self):
+        """Inside the file's transaction: the files stored for it, registered (their size,
+        their variants queued after the commit) and remembered by their bytes."""
+        for name, width, height in self.pending.images:
+            variant_tasks.register(name, width, height)
+        for digest, name in self.pending.media.items():
+            ImportedMedia.objects.update_or_create(sha256=digest, defaults={"name": name})
+
+    def kept(self):
+        """The file's transaction committed: its files stay."""
+        self.created = []
+        self.pending = _Pending()
+
     def discard_created(self):
-        """Delete the files stored for a file whose transaction was rolled back."""
+        """Delete the files stored for a file that was not stored (its transaction rolled
+        back, or never opened)."""
         for name in self.created:
             default_storage.delete(name)
         self.created = []
+        self.pending = _Pending()
 
     # --- bodies --------------------------------------------------------------------------
     def rewrite(self, body, base_dir, stem, source, first_line=1):

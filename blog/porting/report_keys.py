@@ -107,6 +107,7 @@ def field_label(name):
     labels = {
         "kind": _("page or note"),
         "tags_zh": _("Chinese tag names"),
+        "tags_en": _("English tag names"),
         "old_paths": _("old addresses"),
         "permalink": _("old address"),
         "synced_hashes": _("translation sync state"),
@@ -184,6 +185,10 @@ def count_text(name, count):
         ) % {"count": count}
     if name == "tags_zh_by_tag":
         return ngettext("%(count)d tag's Chinese name", "%(count)d tags' Chinese names", count) % {
+            "count": count
+        }
+    if name == "tags_en_by_tag":
+        return ngettext("%(count)d tag's English name", "%(count)d tags' English names", count) % {
             "count": count
         }
     return ngettext(
@@ -280,6 +285,8 @@ def read_value(name, key, value, generator=""):
             "names": [shorten(categories[0])] if categories else [],
             "more": len(categories) - 1,
         }
+    if name == "tags_en" and isinstance(value, dict):
+        return {"count": len(value), "by_tag": True}
     if name == "tags_zh":
         if isinstance(value, dict):
             return {"count": len(value), "by_tag": True}

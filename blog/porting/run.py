@@ -1,10 +1,14 @@
 """The import entry points shared by the commands and the admin page: read, then store.
 
 Reading never touches the database; a file that cannot be read (bad YAML or TOML, no title,
-an invalid date, over a limit of :mod:`.limits`) is reported with its line and skipped, and
-the others are imported, as is an entry of biji's glossary file that cannot be a term. So is
-a file that fails in a way nobody foresaw: its error is reported and logged with the
-traceback, and the import goes on.
+an invalid date, over a limit of :mod:`.limits`, a summary the renderer refuses) is reported
+with its line and skipped, and the others are imported, as is an entry of biji's glossary file
+that cannot be a term. So is a file that fails in a way nobody foresaw: its error is reported
+and logged with the traceback, and the import goes on. Past the import's deadline
+(:class:`.limits.Deadline`) the files not reached are reported, not read.
+
+A dry run on SQLite runs in a child process on a copy of the database (:mod:`.dry_run`), so
+that it holds no write lock; the child runs the same functions (:data:`IMPORTS`).
 """
 
 import logging
@@ -13,12 +17,14 @@ from pathlib import Path
 import yaml
 from django.utils.translation import gettext_lazy as _
 
+from blog.porting import dry_run as dry_runs
 from blog.porting import glossary_file, markdown_import, wordpress
 from blog.porting.frontmatter import FrontMatterError
 from blog.porting.importer import Importer
-from blog.porting.limits import MAX_FILES
+from blog.porting.limits import MAX_FILES, Deadline
 from blog.porting.report import ERROR, SKIPPED, Progress, Report
 from blog.porting.wording import FAILED, error_text, not_imported, unexpected, worded
+from blog.rendering import RenderRefused
 
 logger = logging.getLogger(__name__)
 
@@ -51,7 +57,8 @@ def read_glossaries(paths, report):
     return glossaries
 
 
-def read_markdown(paths, fmt, report):
+def read_markdown(paths, fmt, report, deadline=None):
+    deadline = deadline or Deadline()
     records, data = [], []
     files, data_files = markdown_import.discover(paths)
     for path, root in data_files:
@@ -78,6 +85,9 @@ def read_markdown(paths, fmt, report):
             report.error(source, worded(too_many, count=f"{MAX_FILES:,}"))
             report.add(source, SKIPPED, _("over the file limit"))
             continue
+        if deadline.passed():
+            deadline.not_reached(report, source)
+            continue
         try:
             if root not in layouts:
                 layouts[root] = markdown_import.SiteLayout(root, fmt)
@@ -86,7 +96,7 @@ def read_markdown(paths, fmt, report):
             report.error(source, not_imported(error_text(error)), error.line)
             report.add(source, SKIPPED, FAILED)
             continue
-        except OSError as error:
+        except (OSError, RenderRefused) as error:  # RenderRefused: the summary above <!-- more -->
             report.error(source, not_imported(error_text(error)))
             report.add(source, SKIPPED, FAILED)
             continue
@@ -105,24 +115,60 @@ def read_markdown(paths, fmt, report):
 
 
 def import_markdown(
-    paths, fmt="auto", dry_run=False, permalink="", progress_stream=None, user=None
-):
+    paths, fmt="auto", dry_run=False, permalink="", progress_stream=None, user=None,
+    deadline=None, workspace=None,
+):  # fmt: skip
+    """Import the Markdown files and site folders ``paths``; the report.
+
+    ``user``: the admin user whose rights bound the import (None: the command line's, all);
+    ``deadline``: a :class:`.limits.Deadline`; ``workspace``: the private folder a dry run's
+    copy of the database is made in (:mod:`.dry_run`)."""
     for path in map(Path, paths):
         if not path.exists():
             raise FileNotFoundError(f"{path} does not exist")
+    if dry_run and dry_runs.wanted():
+        arguments = {"paths": [str(path) for path in paths], "fmt": fmt, "permalink": permalink}
+        return dry_runs.run_on_copy(
+            "markdown", arguments, progress_stream, user, deadline, workspace
+        )
+    options = {"progress_stream": progress_stream, "user": user, "deadline": deadline}
+    return _import_markdown(paths, fmt, permalink, dry_run=dry_run, **options)
+
+
+def _import_markdown(paths, fmt, permalink, *, dry_run, progress_stream, user, deadline):
     report = Report(dry_run=dry_run)
-    records, data = read_markdown(paths, fmt, report)
+    records, data = read_markdown(paths, fmt, report, deadline)
     glossaries = read_glossaries(paths, report)
     progress = Progress(len(records), progress_stream) if progress_stream else None
-    importer = Importer(report, dry_run, permalink, user=user)
+    importer = Importer(report, dry_run, permalink, user=user, deadline=deadline)
     return importer.run(records, data, progress, glossaries=glossaries)
 
 
-def import_wordpress(path, media="", dry_run=False, progress_stream=None, user=None):
+def import_wordpress(
+    path, media="", dry_run=False, progress_stream=None, user=None, deadline=None, workspace=None
+):
+    """Import the WordPress export (WXR) ``path``, its images from ``media``; the report.
+    The other arguments are :func:`import_markdown`'s."""
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"{path} does not exist")
+    if dry_run and dry_runs.wanted():
+        arguments = {"path": str(path), "media": str(media)}
+        return dry_runs.run_on_copy(
+            "wordpress", arguments, progress_stream, user, deadline, workspace
+        )
+    options = {"progress_stream": progress_stream, "user": user, "deadline": deadline}
+    return _import_wordpress(path, media, dry_run=dry_run, **options)
+
+
+def _import_wordpress(path, media, *, dry_run, progress_stream, user, deadline):
+    path = Path(path)
     report = Report(dry_run=dry_run)
     records = wordpress.read_export(path, Path(media) if media else None, report)
     progress = Progress(len(records), progress_stream) if progress_stream else None
-    return Importer(report, dry_run, user=user).run(records, (), progress)
+    return Importer(report, dry_run, user=user, deadline=deadline).run(records, (), progress)
+
+
+# What the child of a dry run on a copy runs (:mod:`.dry_run`), by name: the arguments given
+# to it, and the keywords dry_run, progress_stream, user and deadline.
+IMPORTS = {"markdown": _import_markdown, "wordpress": _import_wordpress}

@@ -10,10 +10,19 @@ The report is written in the language of the admin who uploaded the archive (the
 second argument; the site's default for a task queued without it), and says under each file
 how its front matter was read (:mod:`.report_keys`).
 
+Fair to the rest of the site: the task runs on a queue of its own, ``imports`` (:data:`QUEUE`),
+at a priority below every other task's: a worker of the other queues never takes it, and a
+worker of every queue takes a waiting email or card first.
+An import has ``BIJI_IMPORT_SECONDS``: the files it has not reached by then are reported as
+not imported ("time ran out"), and the run ends with its report. The worker stops a task that
+runs :data:`TIME_MARGIN` seconds longer (a last file that would not end), and the run says
+it failed. The upload page lets a user have ``BIJI_IMPORTS_PER_USER`` runs waiting or running
+(:func:`pending_runs`).
+
 Idempotent, as every task must be: a run already finished is not imported again, and a run
 whose worker was killed half-way is imported again from the start (the files the killed
-attempt stored come out "unchanged"). A run that fails for good (its attempts spent) is
-marked failed with the error, through ``task_finished``.
+attempt stored come out "unchanged"). A run that fails for good (its attempts spent, or its
+time) is marked failed with the error, through ``task_finished``.
 """
 
 import os
@@ -28,15 +37,22 @@ from django.dispatch import receiver
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django_tasks import TaskResultStatus, task
+from django_tasks.exceptions import TaskResultDoesNotExist
 from django_tasks.signals import task_finished
 
 from blog.models import ImportRun
 from blog.porting.archives import UnsafeArchive, unpack
+from blog.porting.limits import Deadline
 from blog.porting.report_keys import explain_front_matter
 from blog.porting.run import import_markdown
 
 ARCHIVE = "archive.zip"
 State = ImportRun.State
+QUEUE = "imports"
+PRIORITY = -10  # below every other task's (0)
+# Seconds past BIJI_IMPORT_SECONDS before the worker stops the task: the last file begun in
+# time (its images, its renders, each bounded) and the report.
+TIME_MARGIN = 120
 
 
 def run_folder(run_id):
@@ -62,8 +78,8 @@ class RunProgress:
 
     Progress draws a bar (``[###---] 12/4000 name``) on a terminal only, so this stream says it
     is one. It writes at most every ``every`` seconds, and at the last file. Written outside
-    a transaction only: a dry run is one transaction, rolled back at its end, in which a
-    write would neither be seen by the page nor kept (its count is written at the end).
+    a transaction only: a dry run that runs in one (on PostgreSQL), rolled back at its end,
+    would write where the page cannot see it (its count is written at the end).
     """
 
     BAR = re.compile(r"\] (\d+)/(\d+) ")
@@ -98,13 +114,34 @@ def enqueue_import(run_id):
     return import_archive.enqueue(run_id, translation.get_language())
 
 
-@task()
+def _time_limit():
+    seconds = settings.BIJI_IMPORT_SECONDS
+    return seconds + TIME_MARGIN if seconds else 0  # 0: none
+
+
+@task(queue_name=QUEUE, priority=PRIORITY, time_limit=_time_limit())
 def import_archive(run_id, language=None):
     with translation.override(language or settings.LANGUAGE_CODE):
         return _import_archive(run_id)
 
 
+def pending_runs(user):
+    """``user``'s runs waiting for the worker or running: their task is still to run or
+    running (a run whose task is gone, or ended without saying so, is not)."""
+    runs = ImportRun.objects.filter(user=user, state__in=[State.QUEUED, State.RUNNING])
+    return [run for run in runs if _task_pending(run)]
+
+
+def _task_pending(run):
+    try:
+        status = import_archive.get_result(run.task_id).status
+    except (TaskResultDoesNotExist, ValueError):
+        return False
+    return status in (TaskResultStatus.READY, TaskResultStatus.RUNNING)
+
+
 def _import_archive(run_id):
+    deadline = Deadline(settings.BIJI_IMPORT_SECONDS or None)
     run = ImportRun.objects.select_related("user").filter(pk=run_id).first()
     if run is None or run.is_finished:
         shutil.rmtree(run_folder(run_id), ignore_errors=True)
@@ -125,8 +162,9 @@ def _import_archive(run_id):
         return _finish(run, State.FAILED, error=str(error))
     progress = RunProgress(run_id)
     report = import_markdown(
-        [root], fmt=run.format, dry_run=run.dry_run, user=run.user, progress_stream=progress
-    )
+        [root], fmt=run.format, dry_run=run.dry_run, user=run.user, progress_stream=progress,
+        deadline=deadline, workspace=folder,
+    )  # fmt: skip
     for name, reason in skipped:
         report.error(name, _("not unpacked: %(reason)s") % {"reason": reason})
     explain_front_matter(report, root, run.format)

@@ -11,14 +11,20 @@ from blog.porting.formats import FORMATS
 
 class Command(BaseCommand):
     help = (
-        "Export notes and pages as Markdown with front matter (Hugo's shape by default), "
+        "Export notes and pages as a bilingual site for Hugo (the default), Jekyll with "
+        "jekyll-polyglot, or Hexo: Markdown with front matter, the generator's configuration, "
         "biji's data file (site settings, navigation, series, tags in both languages) and "
         "the media they use. import_markdown reads it back unchanged."
     )
 
     def add_arguments(self, parser):
         parser.add_argument("directory")
-        parser.add_argument("--format", choices=list(FORMATS), default="hugo")
+        parser.add_argument(
+            "--format",
+            choices=list(FORMATS),
+            default="hugo",
+            help="The generator the site is for (docs/moving.md says how to build each).",
+        )
         parser.add_argument(
             "--force",
             action="store_true",
@@ -50,6 +56,13 @@ class Command(BaseCommand):
             )
             for rel in counts["removed"]:
                 self.stdout.write(f"  {rel}")
+        if counts["own_config"]:
+            self.stdout.write(
+                self.style.WARNING(
+                    "Left the site's own configuration as it is (declare both languages in it as "
+                    "docs/moving.md says): " + ", ".join(counts["own_config"])
+                )
+            )
         if counts["left"]:
             self.stdout.write(
                 self.style.WARNING(

@@ -21,13 +21,18 @@ def test_installing_biji_as_make_setup_does_prints_nothing(tmp_path):
     for name in ("pyproject.toml", "README.md"):
         shutil.copy(ROOT / name, source / name)
     for folder in ("blog", "config"):
-        shutil.copytree(ROOT / folder, source / folder, ignore=shutil.ignore_patterns("__pycache__"))
+        skipped = shutil.ignore_patterns("__pycache__")
+        shutil.copytree(ROOT / folder, source / folder, ignore=skipped)
     # The Makefile's command, into a prefix of its own and with this environment's setuptools
     # (no download), so that the checkout's own installation is left alone.
     command = line.strip().replace("$(PY)", sys.executable)
     command += f" --no-build-isolation --prefix {tmp_path / 'prefix'}"
     result = subprocess.run(
-        ["bash", "-c", command], cwd=source, capture_output=True, text=True, timeout=300
+        [shutil.which("bash"), "-c", command],
+        cwd=source,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout + result.stderr == ""

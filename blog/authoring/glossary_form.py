@@ -32,7 +32,7 @@ class TermForm(forms.ModelForm):
 def clash_message(form, other):
     return format_html(
         _(
-            "“{form}” is a form of “<a href=\"{url}\">{other}</a>” already: add what you meant "
+            '“{form}” is a form of “<a href="{url}">{other}</a>” already: add what you meant '
             "to that term, or type another form here."
         ),
         form=form,

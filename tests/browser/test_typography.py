@@ -156,9 +156,8 @@ def test_punctuation_closes_onto_code_and_brackets_onto_function_names(open_page
 
     page = open_page()
     visit(page, "/en" + FLASH)
-    html = render_markdown(
-        "`cp.async`: one copy. 使用 `cp.async`：一个拷贝。\n\n$\\max(a, b)$ $\\operatorname{softmax}(x)$"
-    ).html
+    text = "`cp.async`: one copy. 使用 `cp.async`：一个拷贝。"
+    html = render_markdown(f"{text}\n\n$\\max(a, b)$ $\\operatorname{{softmax}}(x)$").html
     gaps = page.evaluate(GAPS, html)
     assert len(gaps["code"]) == 2 and len(gaps["math"]) == 2, gaps
     assert all(gap < 0.15 for gap in gaps["code"]), gaps  # was 0.35 em of the code's box

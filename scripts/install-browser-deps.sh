@@ -7,7 +7,9 @@ cd "$(dirname "$0")/.."
 
 need=()
 [ -x /usr/bin/chromium ] || need+=(chromium)
-fc-list 2>/dev/null | grep -qi "Noto Sans CJK" || need+=(fonts-noto-cjk)
+# grep reads all of fc-list: with -q it would stop at the first match, and fc-list, cut off,
+# would fail the pipe (pipefail) and reinstall the fonts on every run.
+fc-list 2>/dev/null | grep -i "Noto Sans CJK" >/dev/null || need+=(fonts-noto-cjk)
 command -v npm >/dev/null || need+=(npm)
 command -v java >/dev/null || need+=(default-jre-headless)
 command -v newsboat >/dev/null || need+=(newsboat)

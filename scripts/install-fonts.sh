@@ -8,7 +8,7 @@ set -uo pipefail
 
 has_font() {
   if command -v fc-list >/dev/null; then
-    fc-list 2>/dev/null | grep -qi "Noto Sans CJK" && return 0
+    fc-list 2>/dev/null | grep -i "Noto Sans CJK" >/dev/null && return 0
   fi
   ls /usr/share/fonts/opentype/noto/NotoSansCJK-*.ttc >/dev/null 2>&1
 }

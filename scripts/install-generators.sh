@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 need=()
 command -v hugo >/dev/null || need+=(hugo)
 command -v jekyll >/dev/null || need+=(jekyll)
-dpkg-query -W -f='${Status}' ruby-jekyll-polyglot 2>/dev/null | grep -q "ok installed" \
+dpkg-query -W -f='${Status}' ruby-jekyll-polyglot 2>/dev/null | grep "ok installed" >/dev/null \
   || need+=(ruby-jekyll-polyglot)
 command -v npm >/dev/null || need+=(npm)
 if [ ${#need[@]} -gt 0 ]; then

@@ -447,6 +447,9 @@ for _public in (MEDIA_ROOT, STATIC_ROOT):
 # 0: no limit), and one user may have BIJI_IMPORTS_PER_USER imports waiting or running.
 BIJI_IMPORT_SECONDS = int(env("BIJI_IMPORT_SECONDS", "900"))
 BIJI_IMPORTS_PER_USER = int(env("BIJI_IMPORTS_PER_USER", "2"))
+# A check's archive is kept this many days after it ends, to be imported from its report
+# (0: not kept); then deleted when a run starts or by `manage.py delete_checked_archives`.
+BIJI_CHECKED_ARCHIVE_DAYS = int(env("BIJI_CHECKED_ARCHIVE_DAYS", "7"))
 
 LOGGING = {
     "version": 1,

@@ -36,7 +36,7 @@ def import_through_admin(client, archive):
 
     response = client.post(
         "/admin/blog/note/import/",
-        {"archive": archive, "format": "auto"},
+        {"archive": archive, "format": "auto", "mode": "import"},
         HTTP_ACCEPT_LANGUAGE="en",
     )
     if response.status_code == 302:

@@ -19,7 +19,7 @@ from tests.samples import copy_sample
 
 
 def upload(client, archive, language="en", dry_run=False):
-    data = {"archive": archive, "format": "auto", **({"dry_run": "on"} if dry_run else {})}
+    data = {"archive": archive, "format": "auto", "mode": "check" if dry_run else "import"}
     return client.post(reverse("admin:blog_note_import"), data, HTTP_ACCEPT_LANGUAGE=language)
 
 

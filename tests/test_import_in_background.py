@@ -43,9 +43,7 @@ def private(settings):
 
 
 def upload(client, archive, dry_run=False):
-    data = {"archive": archive, "format": "auto"}
-    if dry_run:
-        data["dry_run"] = "on"
+    data = {"archive": archive, "format": "auto", "mode": "check" if dry_run else "import"}
     response = client.post(reverse("admin:blog_note_import"), data, HTTP_ACCEPT_LANGUAGE="en")
     assert response.status_code == 302, response.content.decode()[:2000]
     return response["Location"]
@@ -63,14 +61,14 @@ def test_the_upload_answers_at_once_and_the_worker_imports(staff_client, private
     run = ImportRun.objects.get()
     assert run_page == reverse("admin:blog_importrun_change", args=[run.pk])
     waiting = page(staff_client, run_page)
-    assert "Waiting for the worker" in waiting and REFRESH in waiting
+    assert "Import: waiting for the worker" in waiting and REFRESH in waiting
     assert not Note.objects.exists()  # nothing imported in the request
     [stored] = [p for p in private.rglob("*") if p.is_file()]
     assert stored.stat().st_mode & 0o777 == 0o600 and stored.parent.stat().st_mode & 0o777 == 0o700
 
     run_queued_tasks()
     done = page(staff_client, run_page)
-    assert REFRESH not in done and "Done" in done
+    assert REFRESH not in done and "Imported: 3 created, 0 updated." in done
     assert "content/posts/no-title.md:1: error: not imported: no title" in done
     assert Note.objects.filter(slug="warp-scheduling").exists()
     run.refresh_from_db()
@@ -89,7 +87,7 @@ def test_a_dry_run_reports_and_writes_nothing(staff_client, private, tmp_path):
     run_page = upload(staff_client, zipped(copy_sample("jekyll", tmp_path)), dry_run=True)
     run_queued_tasks()
     report = page(staff_client, run_page)
-    assert "Dry run: nothing was written" in report
+    assert "Checked: nothing was written; importing would create 3 and update 0." in report
     assert "Dry run, nothing written: 3 created" in report
     assert not Note.objects.exists()
 
@@ -140,7 +138,7 @@ def test_a_run_whose_workers_keep_dying_says_it_failed(staff_client, private, tm
     run = ImportRun.objects.get()
     assert run.state == "failed" and "stopped during attempt 3" in run.error
     failed = page(staff_client, run_page)
-    assert "Failed" in failed and REFRESH not in failed
+    assert "Import failed" in failed and REFRESH not in failed
     assert not private.joinpath("imports", str(run.pk)).exists()
 
 
@@ -223,7 +221,11 @@ class Browser:
         boundary = uuid.uuid4().hex
         parts = [
             f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'
-            for name, value in (("csrfmiddlewaretoken", self.token()), ("format", "hugo"))
+            for name, value in (
+                ("csrfmiddlewaretoken", self.token()),
+                ("format", "hugo"),
+                ("mode", "import"),
+            )
         ]
         head = (
             f'--{boundary}\r\nContent-Disposition: form-data; name="archive"; '

@@ -176,7 +176,7 @@ def test_admin_page_imports_an_uploaded_zip(admin_urls, staff_client, tmp_path):
     archive = zipped(copy_sample("hugo", tmp_path))
     response = staff_client.post(
         "/admin/blog/note/import/",
-        {"archive": archive, "format": "auto"},
+        {"archive": archive, "format": "auto", "mode": "import"},
         HTTP_ACCEPT_LANGUAGE="en",  # the report is written in the uploader's language
     )
     assert response.status_code == 302  # to the run's page: the import runs in the background
@@ -196,7 +196,7 @@ def test_admin_page_refuses_zip_slip_and_authors_without_the_add_permission(
     buffer.name = "evil.zip"
     response = staff_client.post(
         "/admin/blog/note/import/",
-        {"archive": buffer, "format": "auto"},
+        {"archive": buffer, "format": "auto", "mode": "import"},
         HTTP_ACCEPT_LANGUAGE="en",  # the admin follows the browser's language
     )
     assert "outside its folder" in response.content.decode() and Note.objects.count() == 0

@@ -37,7 +37,7 @@ SITE = {
 def run_page(client, archive, language, dry_run=False):
     """Upload ``archive`` from an admin in ``language``, run the import, return the run's
     page as that admin sees it, as text."""
-    data = {"archive": archive, "format": "auto", **({"dry_run": "on"} if dry_run else {})}
+    data = {"archive": archive, "format": "auto", "mode": "check" if dry_run else "import"}
     response = client.post(reverse("admin:blog_note_import"), data, HTTP_ACCEPT_LANGUAGE=language)
     assert response.status_code == 302, response.content.decode()[:2000]
     run_queued_tasks()

@@ -7,6 +7,7 @@ shows the row while it runs (refreshing itself) and lists past runs, read-only.
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
@@ -47,7 +48,10 @@ class ImportRun(models.Model):
         get_latest_by = "created_at"
 
     def __str__(self):
-        return f"{self.archive_name} ({self.created_at:%Y-%m-%d %H:%M})"
+        if self.created_at is None:  # not saved yet
+            return self.archive_name
+        # In the site's time, as the admin shows the run's dates (stored in UTC).
+        return f"{self.archive_name} ({timezone.localtime(self.created_at):%Y-%m-%d %H:%M})"
 
     @property
     def is_finished(self):

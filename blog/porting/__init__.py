@@ -10,7 +10,8 @@ import reads through it, export writes through it, so what export writes, import
   slow comes before it: :mod:`.ahead`); :mod:`.report` says what happened, in words chosen
   when it is shown (:mod:`.wording`: the admin's language, or English).
 * :mod:`.limits`: the bounds of an import (sizes, files, its time); :mod:`.tasks`: the admin's
-  import on the worker's ``imports`` queue; :mod:`.dry_run`: a dry run on a copy of the
+  import on the worker's ``imports`` queue (:mod:`.run_folders`: its private folder, and the
+  archive a check keeps); :mod:`.dry_run`: a dry run on a copy of the
   database (SQLite), so that it holds no write lock.
 * :mod:`.export` writes notes, pages, site settings and media to a folder, and the glossary
   as one file (:mod:`.glossary_file`), which the import reads back (:mod:`.glossary_import`).

@@ -36,7 +36,7 @@ import re
 import reversion
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, transaction
-from django.db.models import Max, Q
+from django.db.models import F, Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -92,7 +92,8 @@ class Importer:
         self.stores = {}
         self.by_key = {}  # translation key → {language: note}
         self.records_by_key = {}  # translation key → {language: record}: a pair's own names
-        self.created_series = set()  # pks of series this import created (named as it goes)
+        # Series this import created (named as it goes): pk → (the file, the name it gave).
+        self.created_series = {}
         self.synced = {}  # note pk → the sync state its file gave (.sync_state)
 
     def media(self, root):
@@ -143,6 +144,7 @@ class Importer:
             if progress:
                 progress.step(record.source)
         terms.link()
+        self.warn_of_one_titled_series()
 
     def _guarded(self, source, store, work, ahead=lambda: None):
         """``ahead()`` outside any transaction (the slow part), then ``work(what it gave)``
@@ -485,14 +487,22 @@ class Importer:
                 names.get(Language.CHINESE) or record.series,
                 names.get(Language.ENGLISH) or record.series,
             )
-            self.created_series.add(series.pk)
+            self.created_series[series.pk] = (record.source, record.series)
             self.authority.log(series, True, f"Imported from {record.source}")
-            if len(set(names.values())) < 2:
-                new = _("new series %(name)s: give it its other title in the admin")
-                self.report.warn(record.source, worded(new, name=repr(record.series)))
             return series
         self.complete_series_names(series, names, record)
         return series
+
+    def warn_of_one_titled_series(self):
+        """At the end: each series this import created that still has one title for both
+        languages (no file of a pair named it in the other) is reported, once."""
+        one_titled = Series.objects.filter(
+            pk__in=self.created_series, title_zh=F("title_en")
+        ).values_list("pk", flat=True)
+        for pk in sorted(one_titled):
+            source, name = self.created_series[pk]
+            new = _("new series %(name)s: give it its other title in the admin")
+            self.report.warn(source, worded(new, name=repr(name)))
 
     def complete_series_names(self, series, names, record):
         """Give ``series`` the title in a language it has only as a copy of its other title

@@ -1,14 +1,17 @@
 """The admin's Markdown import, run by the background worker (:mod:`blog.background`).
 
-The upload page checks the archive, stores it in the private folder (``BIJI_PRIVATE_ROOT``,
-never served) and an :class:`~blog.models.ImportRun`, and enqueues :data:`import_archive`.
-The worker unpacks the archive next to it, imports as the user who uploaded it, writes the
-progress (files done of files in all) and at the end the report into the run, and deletes
-the folder. The page shows the run while it runs.
+The upload page checks the archive, stores it in the run's private folder
+(:mod:`.run_folders`) and an :class:`~blog.models.ImportRun`, and enqueues
+:data:`import_archive`. The worker unpacks the archive next to it, imports (or, for a check,
+dry-runs) as the user who uploaded it, writes the progress (files done of files in all) and
+at the end the report into the run, and clears the folder: a check keeps its archive, to be
+imported from its report (:func:`.run_folders.take_checked_archive`). Each run, as it starts,
+deletes the checked archives past their days. The page shows the run while it runs.
 
 The report is written in the language of the admin who uploaded the archive (the task's
-second argument; the site's default for a task queued without it), and says under each file
-how its front matter was read (:mod:`.report_keys`).
+second argument; the site's default for a task queued without it). Its first line says
+whether it was a check or an import and what it did or would do (:func:`headline`); under
+each file it says how its front matter was read (:mod:`.report_keys`).
 
 Fair to the rest of the site: the task runs on a queue of its own, ``imports`` (:data:`QUEUE`),
 at a priority below every other task's: a worker of the other queues never takes it, and a
@@ -25,17 +28,16 @@ attempt stored come out "unchanged"). A run that fails for good (its attempts sp
 time) is marked failed with the error, through ``task_finished``.
 """
 
-import os
 import re
 import shutil
 import time
-from pathlib import Path
 
 from django.conf import settings
 from django.db import transaction
 from django.dispatch import receiver
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django_tasks import TaskResultStatus, task
 from django_tasks.exceptions import TaskResultDoesNotExist
 from django_tasks.signals import task_finished
@@ -43,34 +45,17 @@ from django_tasks.signals import task_finished
 from blog.models import ImportRun
 from blog.porting.archives import UnsafeArchive, unpack
 from blog.porting.limits import Deadline
+from blog.porting.report import CREATED, UPDATED
 from blog.porting.report_keys import explain_front_matter
 from blog.porting.run import import_markdown
+from blog.porting.run_folders import ARCHIVE, clear_folder, delete_expired_archives, run_folder
 
-ARCHIVE = "archive.zip"
 State = ImportRun.State
 QUEUE = "imports"
 PRIORITY = -10  # below every other task's (0)
 # Seconds past BIJI_IMPORT_SECONDS before the worker stops the task: the last file begun in
 # time (its images, its renders, each bounded) and the report.
 TIME_MARGIN = 120
-
-
-def run_folder(run_id):
-    """Where a run's archive waits and is unpacked: owner-only, outside MEDIA_ROOT."""
-    return Path(settings.BIJI_PRIVATE_ROOT) / "imports" / str(run_id)
-
-
-def store_archive(run_id, upload):
-    """Write an uploaded file (a Django ``UploadedFile``) into the run's folder, mode 600."""
-    private = Path(settings.BIJI_PRIVATE_ROOT)
-    private.mkdir(mode=0o700, parents=True, exist_ok=True)
-    folder = run_folder(run_id)
-    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-    path = folder / ARCHIVE
-    with open(path, "wb", opener=lambda name, flags: os.open(name, flags, 0o600)) as out:
-        for chunk in upload.chunks():
-            out.write(chunk)
-    return path
 
 
 class RunProgress:
@@ -142,9 +127,13 @@ def _task_pending(run):
 
 def _import_archive(run_id):
     deadline = Deadline(settings.BIJI_IMPORT_SECONDS or None)
+    delete_expired_archives()
     run = ImportRun.objects.select_related("user").filter(pk=run_id).first()
-    if run is None or run.is_finished:
+    if run is None:
         shutil.rmtree(run_folder(run_id), ignore_errors=True)
+        return "already finished"
+    if run.is_finished:
+        clear_folder(run)
         return "already finished"
     if run.user is None:
         # The importing user's rights bound the import; without them it would run as the
@@ -169,8 +158,24 @@ def _import_archive(run_id):
         report.error(name, _("not unpacked: %(reason)s") % {"reason": reason})
     explain_front_matter(report, root, run.format)
     done = len(report.outcomes)
-    lines = report.lines(translation.get_language())
+    lines = [headline(report), *report.lines(translation.get_language())]
     return _finish(run, State.DONE, report="\n".join(lines), files=(done, done))
+
+
+def headline(report):
+    """The report's first line, in the active language: a check or an import, and what it
+    did or would do, counted."""
+    counts = {"created": report.counts.get(CREATED, 0), "updated": report.counts.get(UPDATED, 0)}
+    checked = _(
+        "Checked: nothing was written; importing would create %(created)d and update %(updated)d."
+    )
+    imported = _("Imported: %(created)d created, %(updated)d updated.")
+    line = (checked if report.dry_run else imported) % counts
+    if errors := len(report.errors):
+        line = ngettext(
+            "%(line)s %(count)d error: see below.", "%(line)s %(count)d errors: see below.", errors
+        ) % {"line": line, "count": errors}
+    return line
 
 
 def _finish(run, state, report="", error="", files=None):
@@ -178,7 +183,8 @@ def _finish(run, state, report="", error="", files=None):
     if files:
         fields["files_done"], fields["files_total"] = files
     ImportRun.objects.filter(pk=run.pk).update(**fields)
-    shutil.rmtree(run_folder(run.pk), ignore_errors=True)
+    run.state, run.finished_at = state, fields["finished_at"]
+    clear_folder(run)
     return state
 
 

@@ -165,9 +165,9 @@ def test_the_text_part_reads_like_the_feed(smtp_server, site):
     assert f"{SITE}/en/notes/attention/" in lines
     assert "## Attention" in lines
     assert "paper <https://arxiv.org/abs/1706.03762>" in text
-    assert "    def softmax(x):" in lines  # code verbatim, indented
-    assert "        return x.exp() / x.exp().sum()  # no max trick" in lines
-    assert "H100 | 80 GB" in lines
+    assert "```Python" in lines and "def softmax(x):" in lines  # code verbatim, fenced
+    assert "    return x.exp() / x.exp().sum()  # no max trick" in lines
+    assert "| H100 | 80 GB |" in lines
     assert f"[A warp scheduler] <{SITE}/media/uploads/warp.png>" in text
     assert "[1]" in text and "1. Vaswani et al." in lines
     unsubscribe = one_click_link(received.message)

@@ -56,3 +56,12 @@ def test_a_tag_is_removed_whatever_its_names_and_the_interface_language():
     note.tags.remove(chinese_only)
     note.tags.remove("调度")  # a name in either language, as the admin's field takes them
     assert list(note.tags.all()) == [other]
+
+
+def test_a_note_s_prefetched_tags_follow_a_removal():
+    kept, gone = make_tag("Memory", "内存"), make_tag(name="", name_zh="算子")
+    make_note(slug="n", tags=[kept, gone])
+    note = Note.objects.prefetch_related("tags").get(slug="n")
+    assert set(note.tags.all()) == {kept, gone}
+    note.tags.remove(gone)
+    assert list(note.tags.all()) == [kept]

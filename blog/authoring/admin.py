@@ -50,11 +50,7 @@ from blog.authoring.term_check_view import term_check_view
 from blog.authoring.translating import start_translation_view, translation_tools
 from blog.authoring.translation_diff import changes_since_sync, text_token
 from blog.caching import site_settings
-from blog.mail.announce import (
-    announce_if_first_publication,
-    publication_of,
-    stored_publication,
-)
+from blog.mail.announce import publication_of, stored_publication
 from blog.models import (
     Language,
     NavigationLink,
@@ -66,6 +62,7 @@ from blog.models import (
     Tag,
     Term,
 )
+from blog.models.events import published_by_author
 from blog.models.images import with_pictures
 from blog.models.import_runs import ImportRun
 from blog.models.revisions import recording
@@ -395,7 +392,8 @@ class NoteAdmin(RendersAheadAdminMixin, RevisionAdminMixin, admin.ModelAdmin):
             # The other note falls behind by itself when this text changed, unless the author
             # says this edit needs no translation or brings this note in line.
             after_edit(obj, previous_hashes, **form.sync_choices())
-        announce_if_first_publication(obj, was)  # queued with the save, due when the note is
+        if obj.status == Status.PUBLISHED:  # a first publication emails subscribers
+            published_by_author.send(sender=Note, note=obj, before=was)
 
     def construct_change_message(self, request, form, formsets, add=False):
         """The boxes are not fields of the note: a save that only brings it in line says so."""
@@ -521,7 +519,7 @@ class NoteAdmin(RendersAheadAdminMixin, RevisionAdminMixin, admin.ModelAdmin):
 
         self._save_each(request, notes, gettext("Published now (bulk action)"), change)
         for note in notes:  # a first publication emails subscribers ("Publish" never does)
-            announce_if_first_publication(note, was[note.pk])
+            published_by_author.send(sender=Note, note=note, before=was[note.pk])
         self.message_user(
             request,
             ngettext("%d note published now.", "%d notes published now.", len(notes)) % len(notes),

@@ -25,6 +25,10 @@ conflict wrote are ever read back: a note *about* git's conflict markers is left
 Line endings are normalised to ``\\n`` first (browsers post ``\\r\\n``, imports store ``\\n``,
 and a merge of the two would see every line changed), and the outer blank space that form
 fields strip is ignored. Pure functions, no Django.
+
+Not merge3 (Breezy's merge, on PyPI): it makes a conflict of changes to adjacent lines and of
+a line added right beside the other's change, which are plain here and applied
+(tests/test_conflict_merge.py), and it is GPL-2.0-or-later, which biji (MIT) does not import.
 """
 
 import difflib

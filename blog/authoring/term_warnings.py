@@ -5,7 +5,7 @@ The count follows what it is made of:
 
 * **a note saved** with its text, language or pair changed (a form, an import, a restore, a
   link made or dropped): both notes of its pair are counted again at once, after the save
-  (:func:`note_saved`; a few milliseconds for notes of a few thousand characters). A
+  (:func:`recount_note_pair`; a few milliseconds for notes of a few thousand characters). A
   re-render, a move in a series or a sync state saved alone changes no count.
 * **the glossary changed** (a term's forms added, changed or deleted): every pair is counted
   again in the background, once the change commits, one task per transaction
@@ -21,7 +21,6 @@ import logging
 
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
-from django.db.models.signals import post_delete, post_save, pre_save
 from django_tasks import task
 
 from blog.authoring.term_check import count_warnings, glossary_index
@@ -74,7 +73,7 @@ def recount_pair_of(note, using="default"):
     note.term_warnings = this.term_warnings  # the instance saved says what is stored
 
 
-def note_saved(sender, instance, raw, using, update_fields=None, **kwargs):
+def recount_note_pair(sender, instance, raw, using, update_fields=None, **kwargs):
     if raw:  # a restore's rows come with their counts
         return
     if update_fields is not None and NOTE_FIELDS.isdisjoint(update_fields):
@@ -118,13 +117,13 @@ def _forms(term):
     return tuple(getattr(term, name) for name in TERM_FIELDS)
 
 
-def term_about_to_change(sender, instance, raw, using, **kwargs):
+def remember_term_forms(sender, instance, raw, using, **kwargs):
     if not raw and instance.pk is not None:
         stored = Term.objects.using(using).filter(pk=instance.pk).values_list(*TERM_FIELDS)
         instance._forms_before = stored.first()
 
 
-def term_saved(sender, instance, raw, using, **kwargs):
+def queue_recount_for_term(sender, instance, raw, using, **kwargs):
     if raw:
         return
     before = instance.__dict__.pop("_forms_before", None)
@@ -132,13 +131,5 @@ def term_saved(sender, instance, raw, using, **kwargs):
         recount_after_commit(using)
 
 
-def term_deleted(sender, instance, using, **kwargs):
+def queue_recount_for_deleted_term(sender, instance, using, **kwargs):
     recount_after_commit(using)
-
-
-def connect():
-    uid = "blog.authoring.term_warnings."
-    post_save.connect(note_saved, sender=Note, dispatch_uid=uid + "note_saved")
-    pre_save.connect(term_about_to_change, sender=Term, dispatch_uid=uid + "term_about_to_change")
-    post_save.connect(term_saved, sender=Term, dispatch_uid=uid + "term_saved")
-    post_delete.connect(term_deleted, sender=Term, dispatch_uid=uid + "term_deleted")

@@ -8,8 +8,8 @@ holds any of its forms, old or new (a new term, or a new spelling, may be in not
 no term before). ``Note.render()`` stores the derived fields alone: no date a reader sees
 moves.
 
-The receivers (:func:`connect`, from the app's ``ready()``) only schedule the task for after
-the commit, once per transaction whatever it changed (an import of 500 terms queues one task),
+The receivers (connected by :mod:`blog.reactions`) only schedule the task for after the
+commit, once per transaction whatever it changed (an import of 500 terms queues one task),
 so a rolled-back change queues nothing and the admin's save waits for no note. Idempotent, as
 every task must be: rendering a note again gives the same note, and it renders with the
 glossary as it is when it runs, not as it was when queued.
@@ -18,7 +18,6 @@ glossary as it is when it runs, not as it was when queued.
 import logging
 
 from django.db.models import Q
-from django.db.models.signals import post_save, pre_delete, pre_save
 from django_tasks import task
 
 from blog.background.after_commit import once_after_commit
@@ -94,14 +93,14 @@ def _rendered_only(update_fields):
     return update_fields is not None and set(update_fields) <= set(Term.derived_fields)
 
 
-def term_about_to_change(sender, instance, raw, using, update_fields=None, **kwargs):
+def remember_stored_term(sender, instance, raw, using, update_fields=None, **kwargs):
     """Remember the stored term (one query): its old forms, and whether anything that marks
     it changes."""
     if not raw and instance.pk is not None and not _rendered_only(update_fields):
         instance._stored_before = Term.objects.using(using).filter(pk=instance.pk).first()
 
 
-def term_saved(sender, instance, created, raw, using, update_fields=None, **kwargs):
+def queue_rerender_for_term(sender, instance, created, raw, using, update_fields=None, **kwargs):
     term_matching.forget()  # the tooltips carry the definitions' HTML
     if raw or _rendered_only(update_fields):
         # A restore loads notes and their TermUse rows as they were; a render of the
@@ -114,17 +113,10 @@ def term_saved(sender, instance, created, raw, using, update_fields=None, **kwar
     rerender_after_commit(using, term_ids=[instance.pk], forms=forms)
 
 
-def term_about_to_go(sender, instance, using, **kwargs):
+def queue_rerender_for_deleted_term(sender, instance, using, **kwargs):
     """Before the delete takes its TermUse rows with it: which notes used the term."""
     term_matching.forget()
     note_ids = TermUse.objects.using(using).filter(term_id=instance.pk).values_list("note_id")
     rerender_after_commit(
         using, forms=instance.all_forms(), note_ids=[note_id for (note_id,) in note_ids]
     )
-
-
-def connect():
-    uid = "blog.background.term_rerender."
-    pre_save.connect(term_about_to_change, sender=Term, dispatch_uid=uid + "term_about_to_change")
-    post_save.connect(term_saved, sender=Term, dispatch_uid=uid + "term_saved")
-    pre_delete.connect(term_about_to_go, sender=Term, dispatch_uid=uid + "term_about_to_go")

@@ -1,41 +1,24 @@
-"""Receivers that move the content version (:mod:`blog.caching.version`) after every change a
-reader could see, with the parts it changed (:mod:`blog.caching.parts`: this module decides
-what each change empties); :func:`connect` wires them (the app's ``ready()`` calls it).
+"""The receivers that move the content version (:mod:`blog.caching.version`) after every
+change a reader could see, with the parts it changed (:mod:`blog.caching.parts`: this module
+decides what each change empties). :mod:`blog.reactions` connects them, each with its sender.
 
-Each is connected with its sender and only schedules the bump for after the commit (once per
-transaction), so an aborted change moves nothing. A note's save first reads how the stored
-note is listed (one query), to tell an edit (its own part) from a move between lists. Saving
-or deleting the site settings or a navigation link also drops the settings' copy at the
-current version at once (:mod:`blog.caching.settings_copy`), and this process's chrome
-(:mod:`blog.caching.chrome`).
+Each only schedules the bump for after the commit (once per transaction), so an aborted change
+moves nothing. A note's save first reads how the stored note is listed (one query), to tell an
+edit (its own part) from a move between lists. Saving or deleting the site settings or a
+navigation link also drops the settings' copy at the current version at once
+(:mod:`blog.caching.settings_copy`), and this process's chrome (:mod:`blog.caching.chrome`).
 
 The glossary is one part (``parts.GLOSSARY``): a term saved or deleted moves it and the
 sitemap (which lists each term's page); which notes use a term (``TermUse``) or explain it
 (``Term.explained_in``) moves it alone. A term's change moves no note: the notes it concerns
 are rendered again in the background (:mod:`blog.background.term_rerender`), and their saves
 move their own parts.
-
-``request_started``/``request_finished`` bound the per-request memo of the version.
 """
-
-from django.apps import apps
-from django.core.signals import request_finished, request_started
-from django.db.models.signals import m2m_changed, post_delete, post_migrate, post_save, pre_save
 
 from blog.caching import parts, version
 from blog.caching.chrome import forget_chrome
 from blog.caching.settings_copy import forget_site_settings
-from blog.models import (
-    NavigationLink,
-    Note,
-    Page,
-    Series,
-    SiteSettings,
-    Tag,
-    TaggedNote,
-    Term,
-    TermUse,
-)
+from blog.models import Note, TaggedNote
 
 # What decides which lists hold a note, and where: a change of any of these moves the lists
 # (parts.NOTES, its tags' and series' lists, the indexes), not only the note's own part.
@@ -56,7 +39,7 @@ def only_cards(kwargs):
     return fields is not None and CARD_FIELDS.issuperset(fields)
 
 
-def note_about_to_change(sender, instance, raw, using, **kwargs):
+def remember_note_listing(sender, instance, raw, using, **kwargs):
     """Remember how the stored note was listed, to compare after the save (one query)."""
     if instance.pk is not None and not raw and not only_cards(kwargs):
         instance._listed_before = (
@@ -64,7 +47,7 @@ def note_about_to_change(sender, instance, raw, using, **kwargs):
         )
 
 
-def note_saved(sender, instance, created, using, **kwargs):
+def move_note_parts(sender, instance, created, using, **kwargs):
     if only_cards(kwargs):
         return changed(using, {parts.note(instance.pk)})
     names = {parts.note(instance.pk), parts.SITEMAP}
@@ -81,7 +64,7 @@ def note_saved(sender, instance, created, using, **kwargs):
     changed(using, names)
 
 
-def note_tags_changed(sender, instance, action, reverse, pk_set, using, **kwargs):
+def move_retagged_parts(sender, instance, action, reverse, pk_set, using, **kwargs):
     if action not in {"post_add", "post_remove", "post_clear"}:
         return
     if pk_set is None:  # cleared: which tags were there is gone
@@ -96,7 +79,7 @@ def note_tags_changed(sender, instance, action, reverse, pk_set, using, **kwargs
     )
 
 
-def tagging_changed(sender, instance, using, **kwargs):
+def move_tagging_parts(sender, instance, using, **kwargs):
     note, tag = parts.note(instance.content_object_id), parts.tag(instance.tag_id)
     changed(using, {parts.TAGS, parts.SITEMAP, note, tag})
 
@@ -106,19 +89,19 @@ def named_by_notes(names, notes):
     return set(names) | {parts.note(pk) for pk in notes.values_list("pk", flat=True)}
 
 
-def tag_saved(sender, instance, using, **kwargs):
+def move_tag_parts(sender, instance, using, **kwargs):
     if only_cards(kwargs):
         return changed(using, {parts.tag(instance.pk)})
     notes = Note._base_manager.using(using).filter(tags=instance)
     changed(using, named_by_notes({parts.tag(instance.pk), parts.TAGS, parts.SITEMAP}, notes))
 
 
-def tag_deleted(sender, instance, using, **kwargs):
-    # Each of its notes' taggings is deleted first, and says so (tagging_changed).
+def move_deleted_tag_parts(sender, instance, using, **kwargs):
+    # Each of its notes' taggings is deleted first, and says so (move_tagging_parts).
     changed(using, {parts.tag(instance.pk), parts.TAGS, parts.SITEMAP})
 
 
-def series_saved(sender, instance, using, **kwargs):
+def move_series_parts(sender, instance, using, **kwargs):
     if only_cards(kwargs):
         return changed(using, {parts.series(instance.pk)})
     notes = Note._base_manager.using(using).filter(series=instance)
@@ -126,70 +109,25 @@ def series_saved(sender, instance, using, **kwargs):
     changed(using, named_by_notes(base, notes))
 
 
-def term_changed(sender, using, **kwargs):
+def move_term_parts(sender, using, **kwargs):
     changed(using, {parts.GLOSSARY, parts.SITEMAP})
 
 
-def term_notes_changed(sender, using, action="", **kwargs):
+def move_term_use_parts(sender, using, action="", **kwargs):
     """A note uses a term, or explains it (or no longer does): the glossary's lists."""
     if action in {"", "post_add", "post_remove", "post_clear"}:
         changed(using, {parts.GLOSSARY})
 
 
-def everything_changed(sender, using, **kwargs):
+def move_every_part(sender, using, **kwargs):
     """Pages, a deleted note or series (rows changed without signals), anything rare."""
     changed(using, {parts.SITE})
 
 
-def settings_changed(sender, using, **kwargs):
+def move_settings_parts(sender, using, **kwargs):
     if only_cards(kwargs):  # the home page's cards: the home page lists NOTES
         forget_site_settings(using)
         return changed(using, {parts.NOTES})
     forget_site_settings(using)
     forget_chrome()
     changed(using, {parts.SITE})
-
-
-def connect():
-    post_migrate.connect(
-        version.ensure_row_after_migrate,
-        sender=apps.get_app_config("blog"),
-        dispatch_uid="blog.content.row_after_migrate",
-    )
-    request_started.connect(version.start_request, dispatch_uid="blog.content.request_started")
-    request_finished.connect(version.finish_request, dispatch_uid="blog.content.request_finished")
-    receivers = [
-        (pre_save, Note, note_about_to_change),
-        (post_save, Note, note_saved),
-        (post_delete, Note, everything_changed),
-        (post_save, TaggedNote, tagging_changed),
-        (post_delete, TaggedNote, tagging_changed),
-        (post_save, Tag, tag_saved),
-        (post_delete, Tag, tag_deleted),
-        (post_save, Series, series_saved),
-        (post_delete, Series, everything_changed),
-        (post_save, Page, everything_changed),
-        (post_delete, Page, everything_changed),
-        (post_save, SiteSettings, settings_changed),
-        (post_delete, SiteSettings, settings_changed),
-        (post_save, NavigationLink, settings_changed),
-        (post_delete, NavigationLink, settings_changed),
-        (post_save, Term, term_changed),
-        (post_delete, Term, term_changed),
-        (post_save, TermUse, term_notes_changed),
-        (post_delete, TermUse, term_notes_changed),
-    ]
-    for signal, model, receiver in receivers:
-        signal.connect(
-            receiver,
-            sender=model,
-            dispatch_uid=f"blog.content.{model._meta.model_name}.{receiver.__name__}",
-        )
-    m2m_changed.connect(
-        note_tags_changed, sender=Note.tags.through, dispatch_uid="blog.content.tags"
-    )
-    m2m_changed.connect(
-        term_notes_changed,
-        sender=Term.explained_in.through,
-        dispatch_uid="blog.content.term_explained_in",
-    )

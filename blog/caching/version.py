@@ -201,7 +201,7 @@ def _ensure_row(using):
 
 
 def ensure_row_after_migrate(using=DEFAULT_DB_ALIAS, **kwargs) -> None:
-    """``post_migrate`` receiver (connected in :mod:`blog.caching.receivers`): the one row is
+    """``post_migrate`` receiver (connected by :mod:`blog.reactions`): the one row is
     there after every ``migrate`` and ``flush`` (a flush empties every table), so reading the
     version stays one query."""
     from blog.models import ContentVersion, PartVersion
@@ -291,7 +291,7 @@ def forget(using=None) -> None:
             memo.pop(using, None)
 
 
-# Request scope: connected in blog.caching.receivers to request_started/request_finished.
+# Request scope: connected by blog.reactions to request_started/request_finished.
 
 
 def start_request(**kwargs):

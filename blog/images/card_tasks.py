@@ -1,6 +1,6 @@
 """Share cards are made on the background runner, when what they show changes.
 
-The receivers (:func:`connect`, from the app's ``ready()``) note what a change concerns and
+The receivers (connected by :mod:`blog.reactions`) note what a change concerns and
 queue :data:`make_cards` for after the commit, once per transaction whatever it changed (the
 demo's load, an import of 200 notes: one task); a rolled-back change queues nothing, and the
 author's save waits for no image. What concerns which cards:
@@ -32,14 +32,13 @@ import logging
 
 from django.core.files.storage import default_storage
 from django.db import transaction
-from django.db.models.signals import m2m_changed, post_delete, post_save, pre_delete
 from django_tasks import task
 
 from blog.background.after_commit import once_after_commit
 from blog.background.retrying import RETRY_ON
 from blog.images.card_fonts import card_fonts
 from blog.images.card_store import CARD_FIELDS, CardKeeper, refresh, refresh_everything
-from blog.models import Note, Series, SiteSettings, Tag, TaggedNote
+from blog.models import Note
 
 logger = logging.getLogger(__name__)
 
@@ -130,73 +129,49 @@ def _shows_a_card(update_fields, shown):
     return update_fields is None or not shown.isdisjoint(update_fields)
 
 
-def note_saved(sender, instance, raw, using, update_fields=None, **kwargs):
+def queue_note_cards(sender, instance, raw, using, update_fields=None, **kwargs):
     # Drafts too: one just unpublished loses its card, and its series and tags their counts
     # (what the note was before is not known here without a query).
     if not raw and _shows_a_card(update_fields, NOTE_SHOWS):
         cards_after_commit(using, notes=[instance.pk])
 
 
-def note_deleted(sender, instance, using, **kwargs):
+def delete_note_card(sender, instance, using, **kwargs):
     delete_after_commit(using, [instance.card])
-    cards_after_commit(using, series=[instance.series_id])  # its tags: tagging_changed
+    cards_after_commit(using, series=[instance.series_id])  # its tags: queue_tagging_cards
 
 
-def note_tags_changed(sender, instance, action, reverse, pk_set, using, **kwargs):
+def queue_retagged_cards(sender, instance, action, reverse, pk_set, using, **kwargs):
     if action in {"post_add", "post_remove"}:
         cards_after_commit(using, tags=[instance.pk] if reverse else pk_set or ())
 
 
-def tagging_changed(sender, instance, raw=False, using="default", **kwargs):
+def queue_tagging_cards(sender, instance, raw=False, using="default", **kwargs):
     if not raw:
         cards_after_commit(using, tags=[instance.tag_id])
 
 
-def tag_saved(sender, instance, raw, using, update_fields=None, **kwargs):
+def queue_tag_cards(sender, instance, raw, using, update_fields=None, **kwargs):
     if not raw and _shows_a_card(update_fields, TAG_SHOWS):
         cards_after_commit(using, tags=[instance.pk])
 
 
-def series_saved(sender, instance, raw, using, update_fields=None, **kwargs):
+def queue_series_cards(sender, instance, raw, using, update_fields=None, **kwargs):
     if not raw and _shows_a_card(update_fields, SERIES_SHOWS):
         cards_after_commit(using, series=[instance.pk], notes_in_series=[instance.pk])
 
 
-def series_about_to_go(sender, instance, using, **kwargs):
+def queue_cards_of_series_notes(sender, instance, using, **kwargs):
     """Before the delete leaves its notes without a series: their cards name it."""
     notes = Note.objects.using(using).filter(series=instance).values_list("pk", flat=True)
     cards_after_commit(using, notes=list(notes))
 
 
-def settings_saved(sender, instance, raw, using, update_fields=None, **kwargs):
+def queue_every_card(sender, instance, raw, using, update_fields=None, **kwargs):
     if not raw and _shows_a_card(update_fields, SITE_SHOWS):
         cards_after_commit(using, everything=True)
 
 
-def cards_deleted(sender, instance, using, **kwargs):
+def delete_card_files(sender, instance, using, **kwargs):
     """A series, a tag or the settings deleted: their cards' files."""
     delete_after_commit(using, [getattr(instance, name) for name in CARD_FIELDS - {"card"}])
-
-
-def connect():
-    uid = "blog.images.card_tasks."
-    receivers = [
-        (post_save, Note, note_saved),
-        (post_delete, Note, note_deleted),
-        (post_save, TaggedNote, tagging_changed),
-        (post_delete, TaggedNote, tagging_changed),
-        (post_save, Tag, tag_saved),
-        (post_delete, Tag, cards_deleted),
-        (post_save, Series, series_saved),
-        (pre_delete, Series, series_about_to_go),
-        (post_delete, Series, cards_deleted),
-        (post_save, SiteSettings, settings_saved),
-        (post_delete, SiteSettings, cards_deleted),
-    ]
-    for signal, model, receiver in receivers:
-        signal.connect(
-            receiver,
-            sender=model,
-            dispatch_uid=f"{uid}{model._meta.model_name}.{receiver.__name__}",
-        )
-    m2m_changed.connect(note_tags_changed, sender=Note.tags.through, dispatch_uid=uid + "tags")

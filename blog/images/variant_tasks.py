@@ -4,7 +4,7 @@ Every way an image enters biji calls :func:`register` with the stored file's nam
 the editor's upload and the importers (:func:`blog.images.uploads.store_image`, and
 :mod:`blog.porting.media` for the files it restores under their own names), and a note's
 cover image (the admin's, written by its form: :func:`blog.images.uploads.store_cover`; any
-other, written by the model's save: :func:`cover_saved`, a receiver).
+other, written by the model's save: :func:`register_new_cover`, a receiver).
 :func:`register` writes the :class:`~blog.models.ImageFile` row at once, so the next render
 gives the image its width and height, and queues :data:`make_image_variants` for after the
 commit, once per transaction whatever it stored (an import of 200 images queues one task);
@@ -27,7 +27,6 @@ import logging
 from django.core.files.storage import default_storage
 from django.db import DEFAULT_DB_ALIAS
 from django.db.models import Q
-from django.db.models.signals import post_save, pre_save
 from django_tasks import task
 
 from blog.background.after_commit import once_after_commit
@@ -124,7 +123,7 @@ def variants_after_commit(names, using=DEFAULT_DB_ALIAS):
 # --- a note's cover ---------------------------------------------------------------------------
 
 
-def cover_about_to_save(sender, instance, raw, **kwargs):
+def remember_new_cover(sender, instance, raw, **kwargs):
     """A new cover file (the admin's upload) is written by this save: remember it."""
     if raw or "cover" not in instance.__dict__:  # deferred: not being changed
         instance._new_cover = False
@@ -133,7 +132,7 @@ def cover_about_to_save(sender, instance, raw, **kwargs):
     instance._new_cover = bool(cover) and not cover._committed
 
 
-def cover_saved(sender, instance, raw, using, **kwargs):
+def register_new_cover(sender, instance, raw, using, **kwargs):
     """Register the cover the save just wrote (its size read from the file's header)."""
     if raw or not instance.__dict__.pop("_new_cover", False):
         return
@@ -144,9 +143,3 @@ def cover_saved(sender, instance, raw, using, **kwargs):
         logger.warning("Cover %s of note %s is not readable.", name, instance.pk)
         return
     register(name, width, height, using)
-
-
-def connect():
-    uid = "blog.images.variant_tasks."
-    pre_save.connect(cover_about_to_save, sender=Note, dispatch_uid=uid + "cover_about_to_save")
-    post_save.connect(cover_saved, sender=Note, dispatch_uid=uid + "cover_saved")

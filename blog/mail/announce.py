@@ -1,8 +1,10 @@
 """Announcing a note to its subscribers: once, when it is first published.
 
-**When.** The admin calls :func:`announce_if_first_publication` after saving a note (its
-change form, and the "publish now" action), with the note's publication as stored before the
-change (:func:`stored_publication`, :func:`publication_of`). It is a first publication when:
+**When.** The admin announces that the author saved a note published (its change form, and
+the "publish now" action: :data:`blog.models.events.published_by_author`), with the note's
+publication as stored before the change (:func:`stored_publication`, :func:`publication_of`);
+:func:`queue_announcement` reacts (connected by :mod:`blog.reactions`). It is a first
+publication when:
 
 * the note was never announced (``announced_at`` empty: notes published before subscribers
   existed were marked by migration 0017), and was not live before this change (an edit of a
@@ -105,6 +107,12 @@ def announce_if_first_publication(note, before):
         return None
     due = note.published_at if note.published_at > timezone.now() else None
     return announce_note.using(run_after=due).enqueue(note.pk, note.published_at.isoformat())
+
+
+def queue_announcement(sender, note, before, **kwargs):
+    """The author saved ``note`` published: its announcement, if this is its first
+    publication (:data:`blog.models.events.published_by_author`)."""
+    announce_if_first_publication(note, before)
 
 
 @task()

@@ -3,8 +3,9 @@
 Each provider posts its events to anymail's view for it (``/anymail/<provider>/tracking/``,
 :mod:`blog.mail.webhook_urls`), which checks the shared secret (HTTP basic auth,
 ``ANYMAIL["WEBHOOK_SECRET"]``), reads the provider's format and sends anymail's ``tracking``
-signal with one normalised event per recipient. :func:`on_tracking` turns the recipient's
-subscription off when the event says its mailbox will not take biji's email:
+signal with one normalised event per recipient. :func:`turn_off_refused_address` (connected
+by :mod:`blog.reactions`) turns the recipient's subscription off when the event says its
+mailbox will not take biji's email:
 
 - a **hard bounce** (the provider's soft bounces, a full mailbox or a greylisting server,
   are left for the next note to try: :data:`SOFT_BOUNCE`), or a message the provider
@@ -17,7 +18,7 @@ confirmed) changes, so the first reason an address stopped is the one kept. Deli
 and clicked events are ignored: biji tracks no reader.
 """
 
-from anymail.signals import EventType, RejectReason, tracking
+from anymail.signals import EventType, RejectReason
 from django.db.models import Q
 from django.utils import timezone
 
@@ -78,7 +79,7 @@ def reason(event, esp_name):
     return text[:200]
 
 
-def on_tracking(sender, event, esp_name, **kwargs):
+def turn_off_refused_address(sender, event, esp_name, **kwargs):
     state = state_after(event, esp_name)
     address = (event.recipient or "").strip()
     if state is None or not address:
@@ -86,8 +87,3 @@ def on_tracking(sender, event, esp_name, **kwargs):
     Subscriber.objects.filter(Q(email__iexact=address), state__in=ON).update(
         state=state, unsubscribed_at=timezone.now(), state_reason=reason(event, esp_name)
     )
-
-
-def connect():
-    """Called by ``BlogConfig.ready()``."""
-    tracking.connect(on_tracking, dispatch_uid="blog.mail.webhooks")

@@ -5,7 +5,7 @@ With a hub configured (``settings.BIJI_WEBSUB_HUB``), every feed names it and it
 hub when a feed changed; the hub fetches it and pushes the new entries. Without one, nothing
 here runs: no query, no task, no request.
 
-When the hub is told (the receivers, :func:`connect`, from the app's ``ready()``):
+When the hub is told (the receivers, connected by :mod:`blog.reactions`):
 
 * a note saved published, whatever saved it (the admin, "publish now", the bulk action, an
   import, a restored revision): its feeds, after the commit. A save naming only fields no feed
@@ -39,7 +39,6 @@ from collections import defaultdict
 
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS
-from django.db.models.signals import post_save
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django_tasks import TaskResultStatus, task
@@ -48,7 +47,7 @@ from django_tasks_db.models import DBTaskResult
 from blog.background.after_commit import once_after_commit
 from blog.mail.hub_client import publish
 from blog.mail.websub_feeds import feeds_showing
-from blog.models import Note, Status, TaggedNote
+from blog.models import Note, Status
 
 logger = logging.getLogger(__name__)
 
@@ -149,19 +148,13 @@ def ping_hub_for(note, using=None):
         pings_after_commit(using or note._state.db or DEFAULT_DB_ALIAS, [note.pk])
 
 
-def note_saved(sender, instance, raw, using, update_fields=None, **kwargs):
+def queue_note_pings(sender, instance, raw, using, update_fields=None, **kwargs):
     if raw or not hub() or instance.status != Status.PUBLISHED:
         return
     if update_fields is None or not FEED_SHOWS.isdisjoint(update_fields):
         pings_after_commit(using, [instance.pk])
 
 
-def note_tagged(sender, instance, raw, using, **kwargs):
+def queue_tagging_pings(sender, instance, raw, using, **kwargs):
     if not raw and hub():
         pings_after_commit(using, [instance.content_object_id])
-
-
-def connect():
-    uid = "blog.mail.websub."
-    post_save.connect(note_saved, sender=Note, dispatch_uid=uid + "note_saved")
-    post_save.connect(note_tagged, sender=TaggedNote, dispatch_uid=uid + "note_tagged")

@@ -21,7 +21,8 @@ domain operations that change several rows at once, beside them.
   lists them.
 
 May import: :mod:`blog.rendering`, :mod:`blog.text`. Knows nothing of HTTP, caches or search
-code: receivers that follow the models are wired in ``BlogConfig.ready()``.
+code: what follows a change is listed, and connected, in :mod:`blog.reactions`; what a
+change no model signal can say announces itself in :mod:`.events`.
 """
 
 from blog.models.background_tasks import BackgroundTask

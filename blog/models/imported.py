@@ -6,9 +6,10 @@ from django.urls import Resolver404, resolve
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
-# URL names whose ``slug`` is a note's or a page's: the address of that content.
-CONTENT_URLS = {"blog:note-detail": "blog.Note", "blog:note-share": "blog.Note",
-                "blog:page-detail": "blog.Page"}  # fmt: skip
+from blog.models import content_paths
+
+# The kinds of content (blog.models.content_paths) whose own address content_at() finds.
+CONTENT_MODELS = {"note": "blog.Note", "page": "blog.Page"}
 
 
 class LegacyPath(models.Model):
@@ -99,7 +100,7 @@ def content_at(path):
                     match = resolve(candidate)
                 except Resolver404:
                     continue
-                model = CONTENT_URLS.get(match.view_name)
+                model = CONTENT_MODELS.get(content_paths.kind_of(match.view_name))
                 if model is not None:
                     found = apps.get_model(model).objects.filter(slug=match.kwargs["slug"])
                     return found.first()

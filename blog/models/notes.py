@@ -7,13 +7,13 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from markdownx.models import MarkdownxField
 
+from blog.models import content_paths
 from blog.models.images import with_pictures
 from blog.models.rendered import RenderedMarkdownMixin
 from blog.models.taxonomy import BilingualTaggableManager, TaggedNote
 from blog.text.bilingual import contents_title
 from blog.text.blocks import block_hashes
 from blog.text.date_range import ORIGINAL, PUBLICATION
-from blog.text.slug_urls import slug_path
 from blog.text.slugs import ascii_slug, proposed_slug, unique_slug
 from blog.text.stats import make_excerpt
 from blog.text.validators import validate_link_url
@@ -265,7 +265,7 @@ class Note(RenderedMarkdownMixin, models.Model):
         self._store_term_uses(created)
 
     def get_absolute_url(self):
-        return slug_path("blog:note-detail", self.slug)
+        return content_paths.path("note", self.slug)
 
     def is_published(self):
         return (

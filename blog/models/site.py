@@ -5,11 +5,11 @@ from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 from markdownx.models import MarkdownxField
 
+from blog.models import content_paths
 from blog.models.images import with_pictures
 from blog.models.notes import Language
 from blog.models.rendered import RenderedMarkdownMixin
 from blog.text.bilingual import BilingualNameMixin, contents_title, in_interface_language
-from blog.text.slug_urls import slug_path
 from blog.text.slugs import ascii_slug, unique_slug
 from blog.text.validators import validate_link_url
 
@@ -57,7 +57,7 @@ class Page(RenderedMarkdownMixin, models.Model):
         super().save(*args, **kwargs)
 
     def get_absolute_url(self):
-        return slug_path("blog:page-detail", self.slug)
+        return content_paths.path("page", self.slug)
 
     def fill_derived_fields(self):
         rendered = self.render_field("body", contents_title(self.language))

@@ -8,10 +8,10 @@ from markdownx.models import MarkdownxField
 from taggit.managers import TaggableManager, _TaggableManager
 from taggit.models import NaturalKeyManager, TagBase, TaggedItemBase
 
+from blog.models import content_paths
 from blog.models.rendered import RenderedMarkdownMixin
 from blog.text.bilingual import BilingualNameMixin
 from blog.text.cjk import has_cjk
-from blog.text.slug_urls import slug_path
 from blog.text.slugs import ascii_slug, unique_slug
 
 
@@ -132,7 +132,7 @@ class Tag(BilingualNameMixin, TagBase):
         return f"{slug}-{i}" if i is not None else slug
 
     def get_absolute_url(self):
-        return slug_path("blog:tag-detail", self.slug)
+        return content_paths.path("tag", self.slug)
 
 
 class TaggedNote(TaggedItemBase):
@@ -161,8 +161,12 @@ def set_tags(note, tags):
     note.tags.set(tags, clear=True)
 
 
-class _NoteTags(_TaggableManager):
+class NoteTags(_TaggableManager):
     """``note.tags``: taggit's manager, removing tags by primary key.
+
+    A subclass of ``_TaggableManager`` given as ``TaggableManager(manager=…)`` is taggit's
+    documented way to change its manager (its API page; the underscore notwithstanding); what
+    it does here uses no other part of taggit.
 
     taggit's ``remove()`` matches tags by English ``name`` (a :class:`Tag` given is compared
     through ``str()``), so a tag still waiting for its English name could never be removed,
@@ -172,19 +176,18 @@ class _NoteTags(_TaggableManager):
     def remove(self, *tags):
         if not tags:
             return
-        self._remove_prefetched_objects()
-        db = router.db_for_write(self.through, instance=self.instance)
+        db = router.db_for_write(TaggedNote, instance=self.instance)
         wanted = [
             tag if isinstance(tag, Tag) else Tag.objects.db_manager(db).find(tag) for tag in tags
         ]
-        rows = (
-            self.through._default_manager.using(db)
-            .filter(**self._lookup_kwargs())
-            .filter(tag__in=[tag.pk for tag in wanted if tag is not None])
+        rows = TaggedNote.objects.using(db).filter(
+            content_object=self.instance, tag__in=[tag.pk for tag in wanted if tag is not None]
         )
+        # As Django's own related managers do: a prefetched list of the note's tags is stale.
+        getattr(self.instance, "_prefetched_objects_cache", {}).pop(self.prefetch_cache_name, None)
         removed = set(rows.values_list("tag_id", flat=True))
-        sent = {"sender": self.through, "instance": self.instance, "reverse": False}
-        sent |= {"model": self.through.tag_model(), "pk_set": removed, "using": db}
+        sent = {"sender": TaggedNote, "instance": self.instance, "reverse": False}
+        sent |= {"model": Tag, "pk_set": removed, "using": db}
         signals.m2m_changed.send(action="pre_remove", **sent)
         rows.delete()
         signals.m2m_changed.send(action="post_remove", **sent)
@@ -199,7 +202,7 @@ class BilingualTaggableManager(TaggableManager):
     """
 
     def __init__(self, *args, **kwargs):
-        kwargs.setdefault("manager", _NoteTags)
+        kwargs.setdefault("manager", NoteTags)
         super().__init__(*args, **kwargs)
 
     def save_form_data(self, instance, value):
@@ -247,7 +250,7 @@ class Series(BilingualNameMixin, RenderedMarkdownMixin, models.Model):
         super().save(*args, **kwargs)
 
     def get_absolute_url(self):
-        return slug_path("blog:series-detail", self.slug)
+        return content_paths.path("series", self.slug)
 
     def fill_derived_fields(self):
         self.description_html = self.render_field("description").html

@@ -20,9 +20,9 @@ from dataclasses import dataclass
 
 from django.apps import apps
 from django.db.models import Count, Max
-from django.urls import reverse
 from django.utils import translation
 
+from blog.models import content_paths
 from blog.rendering.terms import Marked, TermEntry, TermMatcher, tip_html
 from blog.text.bilingual import html_lang
 
@@ -84,7 +84,7 @@ def glossary(language, using="default") -> Glossary:
 
 def _entry(term, language) -> TermEntry:
     with translation.override(language):
-        href = f"{reverse('blog:glossary')}#{term.slug}"
+        href = f"{content_paths.path('glossary')}#{term.slug}"
     chinese = language.startswith("zh")
     own = term.definition_zh_html if chinese else term.definition_en_html
     return TermEntry(

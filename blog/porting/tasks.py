@@ -34,13 +34,11 @@ import time
 
 from django.conf import settings
 from django.db import transaction
-from django.dispatch import receiver
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django_tasks import TaskResultStatus, task
 from django_tasks.exceptions import TaskResultDoesNotExist
-from django_tasks.signals import task_finished
 
 from blog.models import ImportRun
 from blog.porting.archives import UnsafeArchive, unpack
@@ -188,8 +186,7 @@ def _finish(run, state, report="", error="", files=None):
     return state
 
 
-@receiver(task_finished, dispatch_uid="blog.porting.tasks.failed_import")
-def _failed_import(sender, task_result, **kwargs):
+def record_failed_import(sender, task_result, **kwargs):
     """A run whose task failed for good (an error that does not retry, or its attempts spent,
     or its workers killed each time) says so, with the error's last line."""
     if task_result.status != TaskResultStatus.FAILED or not task_result.args:

@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from blog.models import content_paths
 from blog.public import views
 from blog.public.views import subscribe
 
@@ -39,3 +40,12 @@ urlpatterns = [
     ),
     path("unsubscribe/<str:token>/", subscribe.UnsubscribeView.as_view(), name="unsubscribe"),
 ]
+
+# The layers below ask for these by kind: they name no URL of this module.
+content_paths.provide(
+    note=("blog:note-detail", "blog:note-share"),
+    tag="blog:tag-detail",
+    series="blog:series-detail",
+    page="blog:page-detail",
+    glossary="blog:glossary",
+)

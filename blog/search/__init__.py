@@ -10,7 +10,7 @@
   in step with notes and tags, and rebuilding it;
 * :mod:`.query`: ranked ids and a page of results, used by the search page
   (:mod:`blog.public.views.search`) and the benchmark;
-* :mod:`.receivers`: the signal receivers, connected by the app's ``ready()``.
+* :mod:`.receivers`: the signal receivers, connected by :mod:`blog.reactions`.
 
 May import: :mod:`blog.models`, :mod:`blog.text`.
 """

@@ -119,7 +119,7 @@ def rebuild(using=DEFAULT_DB_ALIAS, batch_size=500) -> int:
 
 
 def rebuild_if_incomplete(using=DEFAULT_DB_ALIAS, verbosity=1, stdout=None, **kwargs) -> None:
-    """``post_migrate`` receiver (connected in :mod:`.receivers`): index the notes that exist
+    """``post_migrate`` receiver (connected by :mod:`blog.reactions`): index the notes that exist
     when there are not as many rows as notes.
 
     This is how a new index gets filled, including on an upgrade from 0002's index: migrations

@@ -1,17 +1,14 @@
 """Receivers that keep the search index in step with notes and tags.
 
-Every model receiver only schedules work for after the commit (:mod:`blog.search.index`), so
-an aborted transaction leaves the index alone and an admin save waits for nothing but its own
-queries. After ``migrate``, the index is filled if it lacks notes (a new database, an upgrade
-from 0002's index, notes loaded without signals). :func:`connect` wires them; the app's
-``ready()`` calls it.
+Every receiver only schedules work for after the commit (:mod:`blog.search.index`), so an
+aborted transaction leaves the index alone and an admin save waits for nothing but its own
+queries. :mod:`blog.reactions` connects them, and after ``migrate`` fills the index if it lacks
+notes (a new database, an upgrade from 0002's index, notes loaded without signals:
+:func:`blog.search.index.rebuild_if_incomplete`).
 """
 
-from django.apps import apps
-from django.db.models.signals import m2m_changed, post_delete, post_migrate, post_save, pre_delete
-
-from blog.models import Note, Tag, TaggedNote
-from blog.search.index import rebuild_if_incomplete, reindex_after_commit, remove_after_commit
+from blog.models import TaggedNote
+from blog.search.index import reindex_after_commit, remove_after_commit
 
 # Share cards are saved alone by the background runner; nothing searched is in them.
 CARD_FIELDS = frozenset({"card", "card_zh", "card_en"})
@@ -21,13 +18,13 @@ def _only_cards(update_fields):
     return update_fields is not None and CARD_FIELDS.issuperset(update_fields)
 
 
-def index_saved_note(sender, instance, using, update_fields=None, **kwargs):
+def index_note(sender, instance, using, update_fields=None, **kwargs):
     if _only_cards(update_fields):
         return
     reindex_after_commit([instance.pk], using)
 
 
-def unindex_deleted_note(sender, instance, using, **kwargs):
+def unindex_note(sender, instance, using, **kwargs):
     remove_after_commit([instance.pk], using)
 
 
@@ -55,19 +52,3 @@ def index_renamed_tag(sender, instance, created, using, update_fields=None, **kw
 def index_notes_of_deleted_tag(sender, instance, using, **kwargs):
     # After the commit the tag and its links are gone: re-indexing drops its names.
     reindex_after_commit(_note_ids(instance, using), using)
-
-
-def connect():
-    uid = "blog.search."
-    post_migrate.connect(
-        rebuild_if_incomplete,
-        sender=apps.get_app_config("blog"),
-        dispatch_uid=uid + "fill_after_migrate",
-    )
-    post_save.connect(index_saved_note, sender=Note, dispatch_uid=uid + "note_saved")
-    post_delete.connect(unindex_deleted_note, sender=Note, dispatch_uid=uid + "note_deleted")
-    m2m_changed.connect(
-        index_retagged_notes, sender=Note.tags.through, dispatch_uid=uid + "note_tags_changed"
-    )
-    post_save.connect(index_renamed_tag, sender=Tag, dispatch_uid=uid + "tag_saved")
-    pre_delete.connect(index_notes_of_deleted_tag, sender=Tag, dispatch_uid=uid + "tag_deleted")

@@ -7,6 +7,9 @@ reversed once per view, URLconf, script prefix and language with a stand-in slug
 is put in its place. Slugs are ASCII letters, digits, hyphens and underscores (``<slug:…>``),
 which a URL carries as they are; anything else takes the full ``reverse()``, which checks and
 escapes it (and refuses what the URL cannot hold, as before).
+
+The caller names the view: the public layer its own, the layers below it the one
+:mod:`blog.models.content_paths` was given for a kind of content.
 """
 
 import re

@@ -1,0 +1,18 @@
+"""What domain operations announce that no model signal can say.
+
+A model's signals say that a row was saved or deleted, by anything: the admin, an import, a
+restore, the runner's own saves. Some consequences follow only an act of the author, which a
+saved row cannot tell from the others; those operations send one of these events, and
+:mod:`blog.reactions` lists what follows each, beside the model signals.
+
+May import: nothing of biji.
+"""
+
+from django.dispatch import Signal
+
+# The author saved a note published, now or for a time to come, by hand: the admin's note
+# form or its "publish now" action (not an import, a restore, nor the bulk "Publish", which
+# publishes imported drafts at their old dates). Sent after the save, inside its transaction,
+# with ``sender=Note``, ``note`` and ``before``: its publication as stored before the change
+# (``blog.mail.announce.Publication``), which tells a first publication from an edit.
+published_by_author = Signal()

@@ -44,8 +44,8 @@ POSTGRES_ENV := env PYTHONDONTWRITEBYTECODE= DATABASE_URL=$(POSTGRES_URL) REDIS_
 	DJANGO_SECRET_KEY=test-only
 # Tests that do the same whatever database the suite runs on: each starts fresh processes with
 # a SQLite file of its own and an environment without DATABASE_URL and REDIS_URL (manage.py
-# backup/restore, two gunicorns, settings read at start-up). `make test` runs them once, on
-# their own (test-processes); `make test-sqlite` or `make test-postgres` alone runs them too.
+# backup/restore, two gunicorns, settings read at start-up). `make test` runs them once, in
+# the SQLite run; `make test-processes` runs them alone, `make test-postgres` runs them too.
 SAME_ON_EVERY_DATABASE := \
 	tests/test_restore_hostile.py \
 	tests/test_secret_key.py \
@@ -83,6 +83,7 @@ SAME_ON_EVERY_DATABASE := \
 # Tests that touch neither the database nor the cache (checked while they run:
 # tests/backend_guard.py) run in `make test`'s SQLite run only.
 POSTGRES_MARKS ?= not browser
+ENGINE_MARKS := engine and not browser and not backend_independent
 
 .PHONY: run serve superuser setup demo test check test-sqlite coverage test-postgres test-browser \
 	test-browser-pages test-lighthouse test-processes lint format browser-deps services messages bench \
@@ -175,18 +176,17 @@ lint: $(VENV)/.installed
 	$(VENV)/bin/djhtml --check $(TEMPLATE_DIRS)
 	$(VENV)/bin/lint-imports --no-cache
 
-# Every test, once or twice: lint; then at the same time the non-browser suite on SQLite, the
-# non-browser suite on PostgreSQL with the Redis cache, the browser tests but
-# Lighthouse, and the tests that start their own processes (each on a SQLite file of its own,
-# so they run once, beside the rest rather than inside one suite's tail); then Lighthouse
-# alone, since a busy machine costs it points. Each run's output is printed whole when it
-# ends; --keep-going lets the other runs finish and report when one fails.
+# Every test once, and those whose outcome can depend on the engine or the cache twice: lint;
+# then at the same time every non-browser test on SQLite (the tests that start their own
+# processes among them), the tests marked `engine` (tests/engine_tests.py gives the mark by
+# rule) on PostgreSQL with the Redis cache, and the browser tests but Lighthouse; then
+# Lighthouse alone, since a busy machine costs it points. Each run's output is printed whole
+# when it ends; --keep-going lets the other runs finish and report when one fails.
 test: setup browser-deps generators services lint
-	@$(MAKE) --no-print-directory --output-sync=target --keep-going -j4 \
-		test-sqlite test-postgres test-browser-pages test-processes \
-		SQLITE_ARGS="$(addprefix --deselect=,$(SAME_ON_EVERY_DATABASE))" \
+	@$(MAKE) --no-print-directory --output-sync=target --keep-going -j3 \
+		test-sqlite test-postgres test-browser-pages \
 		POSTGRES_ARGS="$(addprefix --deselect=,$(SAME_ON_EVERY_DATABASE))" \
-		POSTGRES_MARKS="not browser and not backend_independent"
+		POSTGRES_MARKS="$(ENGINE_MARKS)"
 	@$(MAKE) --no-print-directory test-lighthouse
 
 # The inner loop, under two minutes: lint and the non-browser tests not marked `slow`, on SQLite.

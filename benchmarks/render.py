@@ -21,7 +21,7 @@ from django.test import override_settings
 
 from benchmarks.pages import _cpu_name
 from benchmarks.render_corpus import CORPUS
-from blog.rendering import RenderRefused, budget, render_markdown
+from blog.rendering import RenderRefused, budget, render_markdown, render_process
 
 DEMO_NOTES = Path(__file__).resolve().parent.parent / "blog" / "ops" / "demo" / "notes"
 
@@ -43,15 +43,43 @@ def _children_cpu():
 
 
 def timed(text):
-    """(outcome, wall seconds, CPU seconds of the render's child) of rendering ``text``."""
+    """(outcome, wall seconds, CPU seconds of the render's child) of rendering ``text``, in a
+    child of its own (stopped and reaped, so that its CPU time is counted)."""
     budget.forget()
+    render_process.stop_kept()
     start, cpu = time.perf_counter(), _children_cpu()
     try:
         render_markdown(text)
         outcome = "rendered"
     except RenderRefused as refusal:
         outcome = f"refused ({refusal.bound})"
+    render_process.stop_kept()
     return outcome, time.perf_counter() - start, _children_cpu() - cpu
+
+
+def per_render_cost(count, ballast_mb):
+    """Milliseconds of wall time and of CPU (this process's and its children's) a short render
+    costs, ``count`` in a row, beside ``ballast_mb`` more of this process's memory: with the
+    kept child, then with a child forked for each render."""
+    ballast = [bytearray(b"\x01") * 2**20 for _ in range(ballast_mb)]  # noqa: F841 (held)
+    rows = []
+    for label, kept in (("kept child", render_process.KEPT_RENDERS), ("a child each", 0)):
+        render_process.stop_kept()
+        render_process.KEPT_RENDERS, saved = kept, render_process.KEPT_RENDERS
+        budget.forget()
+        own, children = resource.getrusage(resource.RUSAGE_SELF), _children_cpu()
+        start = time.perf_counter()
+        for i in range(count):
+            render_markdown(f"## 第 {i} 节\n\nA *short* note with `code` and $x^{i}$.")
+        wall = time.perf_counter() - start
+        render_process.stop_kept()
+        after = resource.getrusage(resource.RUSAGE_SELF)
+        cpu = (after.ru_utime + after.ru_stime - own.ru_utime - own.ru_stime) + (
+            _children_cpu() - children
+        )
+        render_process.KEPT_RENDERS = saved
+        rows.append((label, wall * 1000 / count, cpu * 1000 / count))
+    return rows
 
 
 class Command(BaseCommand):
@@ -60,8 +88,9 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--raw-bytes", type=int, default=16 * 1024)
         parser.add_argument("--raw-seconds", type=float, default=30.0)
+        parser.add_argument("--ballast-mb", type=int, default=500)
 
-    def handle(self, *args, raw_bytes, raw_seconds, **options):
+    def handle(self, *args, raw_bytes, raw_seconds, ballast_mb, **options):
         from django.conf import settings
 
         texts = dict(CORPUS)
@@ -90,3 +119,17 @@ class Command(BaseCommand):
                 f"| {name} | {len(text.encode()):,} | {outcome} | {cpu:.2f} | {seconds:.2f} "
                 f"| {raw_text} |"
             )
+
+        self.stdout.write(
+            f"\n200 short renders in a row beside {ballast_mb} MB more of this process's memory "
+            f"(RSS {_rss_mb():.0f} MB before):\n"
+        )
+        self.stdout.write("| child | wall ms a render | CPU ms a render (parent and child) |")
+        self.stdout.write("|---|---:|---:|")
+        for label, wall, cpu in per_render_cost(200, ballast_mb):
+            self.stdout.write(f"| {label} | {wall:.1f} | {cpu:.1f} |")
+
+
+def _rss_mb():
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20

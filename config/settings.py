@@ -359,8 +359,8 @@ TAGGIT_CASE_INSENSITIVE = True
 # Every render of Markdown runs in a child process held to these bounds (blog/rendering/budget.py):
 # CPU seconds, wall seconds (a machine too busy to give it its CPU time), and memory beyond the
 # parent's. A text past one is refused with a message; texts are at most 1 MB.
-BIJI_RENDER_SECONDS = float(env("BIJI_RENDER_SECONDS", "1"))
-BIJI_RENDER_WALL_SECONDS = float(env("BIJI_RENDER_WALL_SECONDS", "5"))
+BIJI_RENDER_SECONDS = float(env("BIJI_RENDER_SECONDS", "3"))
+BIJI_RENDER_WALL_SECONDS = float(env("BIJI_RENDER_WALL_SECONDS", "10"))
 BIJI_RENDER_MEMORY_MB = int(env("BIJI_RENDER_MEMORY_MB", "512"))
 
 # Share links to drafts expire after this many seconds (and at any edit of the note).

@@ -13,7 +13,7 @@ from django.utils import translation
 from blog.caching import author as author_marker
 from blog.caching import near
 from blog.caching import store as safe_cache
-from tests import backend_guard, shared_data
+from tests import backend_guard, engine_tests, shared_data
 from tests.factories import make_staff
 
 # PostgreSQL runs: commits do not wait for the server to flush its log to disk (~2-15 ms each
@@ -311,6 +311,10 @@ def _shared_redis(config):
     import redis
 
     return redis.Redis.from_url(url)
+
+
+def pytest_itemcollected(item):
+    engine_tests.mark(item)  # before -m selects: the PostgreSQL run selects by it
 
 
 @pytest.hookimpl(trylast=True)

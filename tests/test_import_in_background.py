@@ -237,10 +237,12 @@ class Browser:
         return self.post(path, body, f"multipart/form-data; boundary={boundary}")
 
 
-def start(env, *command):
-    return subprocess.Popen(
-        command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
+def start(env, log, *command):
+    """``command`` started in ``env``, its errors written to the file ``log``."""
+    with open(log, "wb") as errors:
+        return subprocess.Popen(
+            command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=errors
+        )
 
 
 @pytest.mark.skipif(not (BIN / "gunicorn").exists(), reason="gunicorn is not installed")
@@ -258,10 +260,10 @@ def test_a_large_import_outlives_the_server_timeout_and_ends_with_its_report(tmp
     )
     port = free_port()
     processes = [
-        start(env, BIN / "gunicorn", "config.wsgi:application", "--bind", f"127.0.0.1:{port}",
-              "--workers", "1", "--timeout", str(TIMEOUT)),
-        start(env, sys.executable, "manage.py", "db_worker", "--no-startup-delay",
-              "--interval", "0.2"),
+        start(env, tmp_path / "gunicorn.log", BIN / "gunicorn", "config.wsgi:application",
+              "--bind", f"127.0.0.1:{port}", "--workers", "1", "--timeout", str(TIMEOUT)),
+        start(env, tmp_path / "worker.log", sys.executable, "manage.py", "db_worker",
+              "--no-startup-delay", "--interval", "0.2"),
     ]  # fmt: skip
     try:
         browser = Browser(port)
@@ -270,8 +272,9 @@ def test_a_large_import_outlives_the_server_timeout_and_ends_with_its_report(tmp
             try:
                 browser.login("author", "pw-for-tests-only")
                 break
-            except urllib.error.HTTPError:
-                raise
+            except urllib.error.HTTPError as error:
+                log = (tmp_path / "gunicorn.log").read_text(errors="replace")[-4000:]
+                raise AssertionError(f"the login failed ({error.code}):\n{log}") from error
             except OSError:
                 assert time.monotonic() < deadline, "gunicorn did not start"
                 time.sleep(0.2)
@@ -340,7 +343,9 @@ def test_an_import_whose_worker_is_killed_is_finished_by_the_next_once(tmp_path)
                 "SELECT state, files_done FROM blog_importrun WHERE id = ?", [int(run_id)]
             ).fetchone()
 
-    worker = start(env, sys.executable, "manage.py", "db_worker", "--no-startup-delay")
+    worker = start(
+        env, tmp_path / "worker.log", sys.executable, "manage.py", "db_worker", "--no-startup-delay"
+    )
     try:
         deadline = time.monotonic() + 300
         while progress()[1] < 40:  # some files imported (progress is written every 0.5 s)

@@ -24,9 +24,11 @@ def test_installing_biji_as_make_setup_does_prints_nothing(tmp_path):
         skipped = shutil.ignore_patterns("__pycache__")
         shutil.copytree(ROOT / folder, source / folder, ignore=skipped)
     # The Makefile's command, into a prefix of its own and with this environment's setuptools
-    # (no download), so that the checkout's own installation is left alone.
+    # (no download), so that the checkout's own installation is left alone: without
+    # --ignore-installed pip uninstalls it first, and the tests that import the installed
+    # biji from another folder fail after this one.
     command = line.strip().replace("$(PY)", sys.executable)
-    command += f" --no-build-isolation --prefix {tmp_path / 'prefix'}"
+    command += f" --no-build-isolation --ignore-installed --prefix {tmp_path / 'prefix'}"
     result = subprocess.run(
         [shutil.which("bash"), "-c", command],
         cwd=source,

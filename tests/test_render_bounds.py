@@ -104,3 +104,31 @@ def test_an_error_in_the_renderer_reaches_the_caller_as_it_was():
 
     with pytest.raises(KeyError, match="a bug"):
         budget.render_bounded("test", broken, "x")
+
+
+def _process(text):
+    import os
+
+    return os.getpid()
+
+
+def _spin(text):
+    while True:
+        pass
+
+
+def test_renders_in_a_row_share_one_child_and_each_is_held_to_its_own_bounds():
+    """A fork costs ~20 ms of system time beside a large process: the renders that follow
+    one another use the same child, and a child that was stopped is never used again."""
+    import os
+
+    with override_settings(BIJI_RENDER_SECONDS=CPU_SECONDS, BIJI_RENDER_WALL_SECONDS=20):
+        first = budget.render_bounded("test", _process, "one")
+        assert first != os.getpid()
+        assert budget.render_bounded("test", _process, "two") == first
+        with pytest.raises(RenderRefused):
+            budget.render_bounded("test", _spin, "three")  # its CPU bound ends that child
+        after = budget.render_bounded("test", _process, "four")
+        with pytest.raises(RenderRefused):  # the bound is the render's, not the child's
+            budget.render_bounded("test", _spin, "five")
+    assert after not in {first, os.getpid()}

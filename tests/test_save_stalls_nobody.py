@@ -120,9 +120,8 @@ def test_a_reader_subscribing_during_a_slow_save_is_answered_at_once(server):
     saved = {}
 
     def save():
-        start = time.monotonic()
         saved["status"], saved["page"] = post_form(author, add, fields, add)
-        saved["seconds"] = time.monotonic() - start
+        saved["ended"] = time.monotonic()
 
     saving = threading.Thread(target=save)
     saving.start()
@@ -136,9 +135,12 @@ def test_a_reader_subscribing_during_a_slow_save_is_answered_at_once(server):
     with urllib.request.urlopen(reader, timeout=60) as response:  # noqa: S310
         assert response.status == 200
     subscribed = time.monotonic() - start
+    answered = time.monotonic()
     saving.join(timeout=60)
 
     assert saved["status"] == 200  # the form again, with the reason: never a 500
     assert "未能在 3 秒".encode() in saved["page"]  # the admin speaks Chinese by default
-    assert saved["seconds"] < RENDER_SECONDS + 5
+    # The reader is answered while the save still spends its bound (3 s of CPU, however long
+    # a loaded machine takes to give it that), not after it.
+    assert answered < saved["ended"]
     assert subscribed < 2, f"the subscription waited {subscribed:.1f} s for the author's save"

@@ -118,8 +118,10 @@ def mode(path):
 
 def test_the_development_key_and_the_sqlite_database_are_created_owner_only(tmp_path):
     # A copy of the project's settings in a fresh folder: its var/ does not exist yet.
-    (tmp_path / "config").mkdir()
-    shutil.copy(ROOT / "config" / "settings.py", tmp_path / "config" / "settings.py")
+    # The whole package: an installed biji is found before a bare folder named config.
+    shutil.copytree(
+        ROOT / "config", tmp_path / "config", ignore=shutil.ignore_patterns("__pycache__")
+    )
     code = (
         "import runpy, sqlite3;"
         "s = runpy.run_path('config/settings.py');"

@@ -2,11 +2,13 @@
 
 Python-Markdown renders some inputs in quadratic time or worse (a run of unclosed ``[``, of
 ``$``, thousands of footnotes), and pure Python cannot be stopped from another thread. So a
-render runs in a child process forked for it, which the kernel holds to its bounds:
+render runs in a child process (:mod:`blog.rendering.render_process`: forked once and kept
+for the renders that follow), which the kernel holds to its bounds:
 
 * size: :data:`MAX_MARKDOWN_BYTES` of UTF-8, checked before anything runs;
 * CPU time: ``BIJI_RENDER_SECONDS`` (``ITIMER_PROF``: ``SIGPROF`` ends the child);
-* memory: ``BIJI_RENDER_MEMORY_MB`` of address space beyond the parent's (``RLIMIT_AS``);
+* memory: ``BIJI_RENDER_MEMORY_MB`` of address space beyond what the child holds as the render
+  starts (``RLIMIT_AS``);
 * wall time: ``BIJI_RENDER_WALL_SECONDS``, after which the parent kills the child (a machine
   too busy to give it its CPU time, or a child stuck).
 
@@ -17,46 +19,35 @@ save inside it finds the result (:func:`render_bounded`'s callers need do nothin
 
 Where ``fork`` does not exist the render runs in-process, bounded by size alone.
 
-May import: nothing of biji's.
+May import: :mod:`blog.rendering.render_process`.
 """
 
 from __future__ import annotations
 
-import gc
 import hashlib
-import importlib
 import logging
 import os
-import pickle
-import select
 import signal
-import sys
 import threading
-import time
-import traceback
 from collections import OrderedDict
 
 from django.conf import settings
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
+from blog.rendering import render_process
+
 logger = logging.getLogger(__name__)
 
 MAX_MARKDOWN_BYTES = 1024 * 1024
 
-DEFAULT_SECONDS = 1.0
-DEFAULT_WALL_SECONDS = 5.0
+DEFAULT_SECONDS = 3.0
+DEFAULT_WALL_SECONDS = 10.0
 DEFAULT_MEMORY_MB = 512
 
 # The memo: the last renders, by kind, text and arguments; a few MB of text at most.
 _MEMO_ENTRIES = 32
 _MEMO_TEXT_BYTES = 8 * 1024 * 1024
-
-# What a child imports that its parent imports too: Pygments' lexers, loaded by a code block.
-_KEPT = ("pygments.",)
-# Frames a render may go deeper than where it was asked for (Python's own default limit).
-_RECURSION = 1000
-_CHILD_SIGNALS = ("SIGTERM", "SIGINT", "SIGQUIT", "SIGHUP", "SIGUSR1", "SIGUSR2", "SIGALRM")
 
 
 class RenderRefused(ValueError):
@@ -194,7 +185,6 @@ class _Memo:
 
 
 _memo = _Memo()
-_in_child = False
 _warmed = False
 
 
@@ -229,46 +219,22 @@ def render_bounded(kind, func, text, *args):
 
 
 def _run(func, args):
-    if _in_child or not hasattr(os, "fork"):
+    if render_process.in_child or not hasattr(os, "fork"):
         return func(*args)
     _warm_up(func, args)
     seconds, wall_seconds, megabytes = _limits()
-    before = set(sys.modules)
-    read_fd, write_fd = os.pipe()
-    # The child's collector leaves what it inherits alone: walking the parent's objects would
-    # copy every page of its memory (copy-on-write), ~60 ms a render beside a 700 MB parent.
-    gc.freeze()
     try:
-        pid = os.fork()
-    except OSError:
-        gc.unfreeze()
-        os.close(read_fd)
-        os.close(write_fd)
-        raise
-    if pid == 0:  # the child never returns
-        _child(read_fd, write_fd, func, args, seconds, megabytes, before)
-    gc.unfreeze()
-    os.close(write_fd)
-    payload, finished = b"", False
-    try:
-        payload, finished = _read(read_fd, time.monotonic() + wall_seconds)
-    finally:
-        os.close(read_fd)
-        if not finished:
-            _kill(pid)
-        status = _reap(pid)
-    if not finished:
-        logger.warning("A render was stopped after %s s of wall time", wall_seconds)
-        raise _busy()
-    if status is not None and os.WIFSIGNALED(status):
-        if os.WTERMSIG(status) == signal.SIGPROF:
-            raise _too_slow(seconds)
-        logger.warning("A render's process died of signal %s", os.WTERMSIG(status))
-        raise _too_big_to_render(megabytes)
-    if not payload:
-        raise _too_big_to_render(megabytes)
-    outcome, value, imported = pickle.loads(payload)  # noqa: S301 (our own child's bytes)
-    _import(imported)
+        outcome, value = render_process.run(
+            func, args, render_process.Limits(seconds, wall_seconds, megabytes)
+        )
+    except render_process.Stopped as stopped:
+        if stopped.wall:
+            logger.warning("A render was stopped after %s s of wall time", wall_seconds)
+            raise _busy() from None
+        if stopped.signal == signal.SIGPROF:
+            raise _too_slow(seconds) from None
+        logger.warning("A render's process died (signal %s)", stopped.signal)
+        raise _too_big_to_render(megabytes) from None
     if outcome == "ok":
         return value
     if outcome == "memory":
@@ -278,107 +244,9 @@ def _run(func, args):
     raise value
 
 
-def _child(read_fd, write_fd, func, args, seconds, megabytes, before):
-    global _in_child
-    code = 1
-    try:
-        _in_child = True
-        os.close(read_fd)
-        for name in _CHILD_SIGNALS:  # the server's or the worker's handlers are not ours
-            if hasattr(signal, name):
-                signal.signal(getattr(signal, name), signal.SIG_DFL)
-        signal.signal(signal.SIGPROF, signal.SIG_DFL)
-        _limit_memory(megabytes)
-        signal.setitimer(signal.ITIMER_PROF, seconds)
-        # The same depth wherever the render was asked for (a request is deeper in the stack
-        # than a command): the text decides whether it nests too deeply, not its caller.
-        sys.setrecursionlimit(_depth() + _RECURSION)
-        try:
-            outcome = ("ok", func(*args))
-        except MemoryError:
-            outcome = ("memory", None)
-        except RecursionError:
-            outcome = ("depth", None)
-        except Exception as error:  # the caller gets it, as if it had rendered itself
-            outcome = ("error", error)
-        signal.setitimer(signal.ITIMER_PROF, 0)
-        imported = sorted(name for name in set(sys.modules) - before if name.startswith(_KEPT))
-        try:
-            payload = pickle.dumps((*outcome, imported), pickle.HIGHEST_PROTOCOL)
-        except Exception:
-            error = RuntimeError("".join(traceback.format_exception(outcome[1])))
-            payload = pickle.dumps(("error", error, imported), pickle.HIGHEST_PROTOCOL)
-        view = memoryview(payload)
-        while view:
-            view = view[os.write(write_fd, view) :]
-        code = 0
-    finally:
-        os._exit(code)
-
-
-def _depth():
-    frame, depth = sys._getframe(), 0
-    while frame is not None:
-        frame, depth = frame.f_back, depth + 1
-    return depth
-
-
-def _limit_memory(megabytes):
-    try:
-        import resource
-
-        with open("/proc/self/statm") as statm:
-            in_use = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
-        limit = in_use + megabytes * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    except (ImportError, OSError, ValueError):
-        pass  # no /proc or no RLIMIT_AS: time still bounds the render
-
-
-def _read(fd, deadline):
-    """Everything the child writes, or ``finished`` False when the deadline came first."""
-    chunks = []
-    while True:
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            return b"", False
-        ready, _, _ = select.select([fd], [], [], remaining)
-        if not ready:
-            return b"", False
-        chunk = os.read(fd, 1 << 20)
-        if not chunk:
-            return b"".join(chunks), True
-        chunks.append(chunk)
-
-
-def _kill(pid):
-    try:
-        os.kill(pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
-
-
-def _reap(pid):
-    try:
-        return os.waitpid(pid, 0)[1]
-    except ChildProcessError:  # SIGCHLD ignored: the kernel reaped it
-        return None
-
-
 def _warm_up(func, args):
     """Import, once, what every render uses, so that children start with it loaded."""
     global _warmed
     if not _warmed:
         _warmed = True
         func("# a\n\n*b* `c` $d$\n\n```python\ne\n```\n", *args[1:])
-
-
-def _import(names):
-    """Modules a child imported (a code block's lexer): imported here too, so the next child
-    finds them loaded."""
-    for name in names:
-        if name not in sys.modules:
-            try:
-                importlib.import_module(name)
-            except Exception:  # noqa: S112 (a module only the child could import: no matter)
-                continue

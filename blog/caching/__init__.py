@@ -1,27 +1,21 @@
-"""What readers are served from: the content version and everything keyed by it.
+"""What readers are served from: the content state and every copy keyed by it.
 
-One front door for the rest of biji. The rule for trusting a copy is defined once
-(:mod:`.keys`): a copy is used only under the key of the content state it was made at, so an
-edit, a deploy or a scheduled note coming due gives new keys and nothing is ever invalidated
-by hand. Pages are finer-grained (:mod:`.parts`): a kept page names the parts of the content
-it shows and is served while their versions stand, so an edit re-renders only the pages that
-show what it changed.
+The one rule: a copy is used only while what it was made from is unchanged, which its key
+says (:mod:`.keys`; pages per part, :mod:`.parts`). Nothing is invalidated by hand, but for the
+settings' copy and the chrome, dropped at once when the settings are saved. docs/caching.md
+has every copy, its key, and what to do for a new page or model.
 
-* :func:`current_state` (:mod:`.version`): the content version, one query a request;
-  :func:`bump_after_commit` moves it with the parts a change touched (receivers in
-  :mod:`.receivers` decide which);
+* :func:`current_state` (:mod:`.version`): the content state, one query a request;
+  :func:`bump_after_commit` moves it with the parts a change named (:mod:`.receivers`);
 * :mod:`.parts`: the parts a page shows; views name them with ``parts.depend_on``;
-* :func:`memoised` (:mod:`.memo`): a value computed once per state (counts, dates, a list
-  page's notes, a note page's data);
+* :func:`memoised` (:mod:`.memo`): a value computed once per state;
 * :func:`rendered_entries` (:mod:`.fragments`): list entries rendered once per state and
-  language, shared by every list that shows a note;
+  language;
 * :func:`site_settings` (:mod:`.settings_copy`): the settings' copy every page reads;
-* :mod:`.chrome`: the header, footer and head links, kept per state and language in each
-  process (``{% chrome %}`` in ``base.html``);
+* :mod:`.chrome`: the header, footer and head links, per state and language in each process;
 * :mod:`.pages`: the middleware answering conditional GETs and serving anonymous pages from
-  the shared page cache (configured in settings.MIDDLEWARE), with :mod:`.validators` (ETag,
-  Last-Modified, preconditions), :mod:`.canonical` (which URLs are stored), :mod:`.author`
-  (the signed cookie that takes the author past the cache) and :mod:`.encoding` (gzip);
+  the page cache, with :mod:`.near` (each worker's copies), :mod:`.validators`,
+  :mod:`.canonical`, :mod:`.author` and :mod:`.encoding`;
 * :mod:`.store`: cache reads and writes that never fail (an outage costs speed, not pages);
 * :mod:`.release`: the deploy's fingerprint, part of every key and ETag.
 

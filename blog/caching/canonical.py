@@ -1,8 +1,7 @@
 """Which URLs the page cache may keep: one spelling per page that exists, so strangers cannot
 fill it.
 
-Every distinct URL used to be stored for a day, ``?page=`` too, also on pages that ignore it
-(300 requests added 38 MB to a Redis). Now a page is kept only under its *canonical* URL:
+A page is kept only under its *canonical* URL:
 
 * the path is the one Django reverses for the view and its arguments (``/archive/2024/``, not
   ``/archive/02024/``, which the ``int`` converter also accepts);
@@ -10,12 +9,12 @@ Every distinct URL used to be stored for a day, ``?page=`` too, also on pages th
   (``page=2``, never ``page=02``, ``page=2&page=2`` or ``page=%32``). Which parameter a view
   reads is the view's own: a paginated class-based view's ``page_kwarg``; ``p`` for a section's
   sitemap. Whether the number names a page that exists is the view's to say as well: a list
-  asked for a page it does not have (it shows the first or the last one) marks its answer
-  ``private`` (:class:`blog.public.views.base.CachePolicyMixin`), and Django's sitemap answers
-  404; neither is stored.
+  asked for a page it does not have marks its answer ``private``
+  (:class:`blog.public.views.base.CachePolicyMixin`), and Django's sitemap answers 404; neither
+  is stored.
 
-A page is stored at most once per canonical URL, language and encoding for each content
-version: however many requests come, the number of entries is bounded by the site's pages.
+So the entries are bounded by the site's pages (times languages and encodings), whatever the
+requests.
 """
 
 import re

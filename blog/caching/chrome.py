@@ -1,17 +1,11 @@
-"""The site's chrome — header, footer, the head's feed and style links — rendered once per
-content state and language in each process.
+"""The site's chrome (header, footer, the head's feed and style links), rendered once per content
+state and language in each process.
 
-Those parts are the same on every page of one interface language: they show the site
-settings, the navigation, fixed URLs and static files. Rendering them took ~1.6 ms of a note
-page's ~3.7 ms of template time (twenty URL reversals, a dozen translations, the navigation's
-paths), on every page the page cache did not have. Their HTML is kept in the process, not in
-the shared cache: a few kilobytes per language, asked for several times a page, where a Redis
-round trip would cost about what rendering does.
-
-The key is the content state's (:attr:`blog.caching.version.State.key`: release, version,
-next scheduled publication), so a settings edit, any content change or a deploy renders the
-chrome again; only the newest state's copies are kept. Saving the site settings drops them at
-once too, as it does the settings' copy (:mod:`blog.caching.settings_copy`).
+It is the same on every page of one interface language, asked for several times a page, and a
+few kilobytes: process memory, where a round trip to a shared cache would cost what rendering
+does. Only the current state's copies are kept. Saving the site settings or a navigation link
+also drops them at once (:func:`forget_chrome`), as it does the settings' copy, so that what the
+same transaction renders afterwards shows the change.
 """
 
 import threading

@@ -1,8 +1,8 @@
 """Whether a client takes gzip: ``Accept-Encoding`` read with its quality values.
 
-Django's GZipMiddleware looks for the word ``gzip`` anywhere in the header, so
-``gzip;q=0`` — "anything but gzip" (RFC 9110 §12.5.3) — got gzip. The page cache keys its
-copies by the answer and the public site compresses by it, so both agree.
+Django's GZipMiddleware looks for the word ``gzip`` anywhere in the header, so it compresses
+for ``gzip;q=0`` ("anything but gzip", RFC 9110 §12.5.3). The page cache keys its copies by this
+answer and the public site compresses by it, so both agree.
 """
 
 GZIP = {"gzip", "x-gzip"}  # x-gzip: the same coding under its old name (RFC 9110 §8.4.1.3)

@@ -1,12 +1,9 @@
-"""A note's entry in the lists (home, tags, series, archive), rendered once per content version.
+"""A note's entry in the lists (home, tags, series, archive), rendered once per content state
+and language in the shared cache, and fetched for a whole page in one round trip.
 
-An entry (``includes/note_item.html``: title, language marker, date, series, excerpt, tags)
-took ~0.5 ms to render, ten times what the rest of a list page costs, and the same note appears
-on many pages: home, its tags, its series, its archive month. Entries are kept in the shared
-cache under the content version's key (:func:`blog.caching.version.current`), so any public
-change, or a deploy, gives new keys and an entry is never stale; they are fetched for a whole
-page in one round trip (:func:`blog.caching.store.get_many`; an unreachable cache renders them
-all).
+The same entry shows on many pages (home, its tags, its series, its archive month), and
+rendering it was most of a list page's cost. Kept under :func:`blog.caching.keys.versioned_key`;
+an unreachable cache renders every entry.
 """
 
 from django.db.models import prefetch_related_objects
@@ -15,10 +12,9 @@ from django.utils import translation
 from django.utils.safestring import mark_safe
 
 from blog.caching import parts, store
-from blog.caching.keys import versioned_key
+from blog.caching.keys import KEPT_SECONDS, versioned_key
 
 TEMPLATE = "includes/note_item.html"
-TIMEOUT = 86400
 
 
 def rendered_entries(notes, *, first_number=None, hide_series=False):
@@ -44,7 +40,7 @@ def rendered_entries(notes, *, first_number=None, hide_series=False):
     missing = [(key, c) for key, c in zip(keys, contexts, strict=True) if key not in found]
     if missing:
         made = dict(zip((key for key, _c in missing), _render(c for _k, c in missing), strict=True))
-        store.set_many(made, TIMEOUT)
+        store.set_many(made, KEPT_SECONDS)
         found = {**found, **made}
     return [mark_safe(found[key]) for key in keys]  # noqa: S308 (our template's output)
 

@@ -1,18 +1,18 @@
 """The one rule for trusting a cached copy: it was made at the current content state.
 
-Memoised counts, list entries and the site settings live under a key that begins with the kind
-of thing and the content state's key (:attr:`blog.caching.version.State.key`: the release, the
-version, and the next scheduled publication). When content changes, a deploy happens or a
-scheduled note comes due, the state's key changes and every old copy is simply never asked for
-again: nothing is invalidated by hand, and old entries expire on their own.
-
-Pages apply the same rule more finely: a kept page is trusted while the parts of the content it
-shows are at the versions it was made at (:mod:`blog.caching.parts`, :mod:`blog.caching.pages`).
+Every shared copy but a page (memos, list entries, the site settings' copy) lives under
+:func:`versioned_key`, whose key names the content state (:attr:`blog.caching.version.State.key`:
+release, version, next scheduled publication), and for at most :data:`KEPT_SECONDS`. A change,
+a deploy or a scheduled note coming due gives new keys; old entries are never asked for again
+and expire on their own. Pages keep the same rule per part (:mod:`blog.caching.pages`).
+docs/caching.md has every copy and its key.
 """
 
 from django.db import DEFAULT_DB_ALIAS
 
 from blog.caching import version
+
+KEPT_SECONDS = 24 * 3600  # how long a copy under a versioned key lives, whatever its kind
 
 
 def versioned_key(kind: str, *parts, using=DEFAULT_DB_ALIAS) -> str:

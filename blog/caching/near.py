@@ -1,25 +1,17 @@
 """Each worker's own copies of the pages it served last, in front of a shared page cache.
 
-With Redis, a kept page costs a round trip and unpickling each time it is served: ~0.2 ms of
-CPU, a third of a hit, and the reason the warm mix served ~60% of what the embedded cache
-serves (docs/performance.md, "Under real traffic"). A blog's popular pages are few, so each
-worker keeps the :class:`~blog.caching.pages.Entry` objects it read or wrote last, up to
-``BIJI_NEAR_PAGES`` (least recently used out first), and the page cache middleware looks here
-before the shared cache.
+With Redis, serving a kept page costs a round trip and unpickling; a blog's popular pages are
+few, so each worker keeps the :class:`~blog.caching.pages.Entry` objects it read or wrote last,
+up to ``BIJI_NEAR_PAGES`` (least recently used out first), for as long as the shared cache
+keeps them, and the page cache middleware looks here first.
 
-A copy is never served on trust. An entry carries the content state it was checked at and the
-versions of the parts it shows, and the middleware checks them against the database (the
-query every page costs anyway) before serving it, from here or from the shared cache alike.
-A copy here can only be older than the shared one, since another worker may have checked or
-replaced that since: the middleware then asks the shared cache before rendering anything.
+A copy is checked against the database exactly as a shared entry is, never served on trust.
+It can only be older than the shared one (another worker may have checked or replaced that),
+so a copy that fails the check sends the middleware to the shared cache before rendering.
+Copies mirror the shared cache: a page is copied when read from it or stored in it, never when
+storing failed, so an outage keeps nothing new.
 
-The copies mirror what the shared cache holds: a page is copied when it is read from there or
-stored there, never when storing it failed. So while Redis is unreachable nothing new is kept
-and a page renders on every request, as without copies (an outage is a miss); a copy made
-before the outage is still served while the database says it is current.
-
-Off where the cache is already each worker's memory (the embedded default) or keeps nothing
-(Django's dummy cache).
+Off where the cache is already each worker's memory (the embedded default) or keeps nothing.
 """
 
 import threading

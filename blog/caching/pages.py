@@ -1,52 +1,29 @@
-"""Public pages answered from the content version before any view runs.
+"""Public pages answered before any view runs: conditional GETs and the page cache.
 
-:class:`PageCacheMiddleware` sits right after the locale middleware (the interface language is
-known, nothing else has run). For a *public request* — GET or HEAD of a public page or feed
-(:func:`public_view`), not from the author (:mod:`blog.caching.author`: a signed cookie set at
-login; a made-up session cookie does not count) — it:
+:class:`PageCacheMiddleware` sits right after the locale middleware. For a *public request*
+(GET or HEAD of a public page or feed, :func:`public_view`, not from the author:
+:mod:`blog.caching.author`) it:
 
-1. checks the host against ``ALLOWED_HOSTS`` (Django does so later, in CommonMiddleware, which
-   a cached page or a 304 never reaches): a host the site does not serve gets 400 here too;
-2. looks the page up in the shared page cache (Django's cache framework through
-   :mod:`blog.caching.store`: an unreachable cache is a miss) under a key made of the release,
-   the language, whether the client takes gzip (``gzip;q=0`` does not:
-   :mod:`blog.caching.encoding`) and the URL. A kept page (:class:`Entry`) carries the
-   versions of the parts it showed (:mod:`blog.caching.parts`: its notes, its lists, the
-   site's frame) and the next scheduled publication when it was made, and the content state
-   at which it was checked. The content state is read (one query, memoised for the request);
-   if it has not moved since, the page is served. If it has, a second query reads the versions
-   of the page's parts, and the page is served if none moved and no scheduled note came due
-   (and kept as checked at the new state). So an edit re-renders the pages that show what it
-   changed, and no other. With a shared cache (Redis), each worker first looks at its own
-   copies of the pages it served last (:mod:`blog.caching.near`), checked the same way;
-3. derives the validators (:mod:`blog.caching.validators`): a weak ETag from those versions,
-   the URL and the language, and ``Last-Modified`` once the second of the last change is over,
-   and answers an ``If-None-Match`` that names the ETag with ``304 Not Modified`` at once (the
-   state's one query when the ETag was made at the current state); other preconditions
-   (``If-Modified-Since`` alone, ``If-None-Match: *``) are judged on the page itself, so a URL
-   that is a 404 never gets a 304;
-4. otherwise lets the view run (with the preconditions hidden from it) while collecting the
-   parts it names, adds the headers above and ``s-maxage`` to its response, and stores it
-   with their versions when it is storable (:func:`storable`): a
-   200 whose ``Cache-Control`` is ``public`` (never ``private``, ``no-store`` or ``no-cache``),
-   which sets no cookie, varies on nothing but ``Accept-Encoding``, and is asked for by its
-   canonical URL (:mod:`blog.caching.canonical`: the query a view reads, naming a page that
-   exists), so made-up URLs cannot fill the cache. With the page cache off
-   (``BIJI_PAGE_CACHE_SECONDS=0``) the ETag comes from the content state alone, so a
-   conditional request is still answered before the view.
+1. checks the host against ``ALLOWED_HOSTS``, as Django does later in CommonMiddleware, which
+   a kept page or a 304 never reaches;
+2. answers an ``If-None-Match`` naming an ETag made at the current content state with ``304``
+   (:mod:`blog.caching.validators`; the state's one query);
+3. looks the page up, in this worker's copies (:mod:`blog.caching.near`) and then the shared
+   cache, under :func:`cache_key` (release, language, gzip or not, URL). A kept page
+   (:class:`Entry`) is served while the versions of the parts it named and the schedule key
+   are current (or a ``304`` when the client holds it): if the content state has not moved
+   since it was last checked, at once; otherwise after a second query reads its parts'
+   versions;
+4. otherwise runs the view (preconditions hidden from it) while collecting the parts it names
+   (:mod:`blog.caching.parts`), adds the validators and ``s-maxage``, and keeps the page with
+   their versions when it is :func:`storable` and asked for by its canonical URL
+   (:mod:`blog.caching.canonical`).
 
-What is never cached here: anything for the author (previews, and every page while logged in:
-they see every edit at once), share links (not a public view; ``private, no-store`` anyway),
-POSTs, the admin, search (its index is updated after the commit, beside the version bump: it
-is sent ``no-cache`` and revalidated by content) and robots.txt (no query to save).
-
-``max-age`` is capped at the time left before the next scheduled publication, so browsers and
-CDNs also show a scheduled note on time. ``X-Page-Cache: hit|miss`` tells which path served a
-page (tests and the benchmark read it).
-
-Settings: ``BIJI_PAGE_CACHE_SECONDS`` (how long an entry is kept, 0 turns the shared page cache
-off; conditional GETs keep working), ``BIJI_PAGE_MAX_AGE`` (browsers) and
-``BIJI_PAGE_SHARED_MAX_AGE`` (``s-maxage``: CDNs, nginx).
+Never kept: anything for the author, share links, POSTs, the admin, search (sent
+``no-cache``) and robots.txt. ``max-age`` never runs past the next scheduled publication.
+``X-Page-Cache: hit|miss`` says which path served a page. ``BIJI_PAGE_CACHE_SECONDS=0`` turns
+the page cache off; the ETag then comes from the content state alone, so conditional requests
+are still answered before the view.
 """
 
 import functools
@@ -86,10 +63,10 @@ def public_view(path_info):
     return _public_view(get_resolver(get_urlconf()), path_info, translation.get_language())
 
 
-# Resolving a path walks the admin's and every other pattern before the blog's: a third of what
-# a page-cache hit cost (0.4 of 1.3 ms, profiled). The answer depends on the URLconf (the
-# resolver, renewed when the URLconf changes), the path and the interface language (the /en/
-# prefix); bounded, so made-up paths cannot grow it without limit.
+# Resolving a path walks the admin's and every other pattern before the blog's, a large part of
+# a page-cache hit. The answer depends only on the URLconf (the resolver, renewed when the
+# URLconf changes), the path and the interface language (the /en/ prefix), so it never goes
+# stale; bounded, so made-up paths cannot grow it without limit.
 @functools.lru_cache(maxsize=4096)
 def _public_view(resolver, path_info, language):
     try:

@@ -16,10 +16,9 @@ keeps it with their versions and serves it only while every one of them is uncha
 * :data:`GLOSSARY`: the glossary's terms, their forms and definitions, and which notes use or
   explain each (the glossary pages; the notes they list name their own parts).
 
-What a change moves is decided once, in :mod:`blog.caching.receivers`: a typo fixed in a note
-moves ``note:<pk>`` and the sitemap, so its page, the home page that lists it, its tags' and
-series' pages that list it and the feeds that carry it are rendered again, and nothing else;
-publishing, unpublishing or redating it also moves the lists it enters or leaves.
+What a change moves is decided once, in :mod:`blog.caching.receivers` (a note's text edited:
+``note:<pk>`` and the sitemap; published, unpublished or redated: also the lists it enters or
+leaves).
 
 Versions are random numbers kept in the database (:class:`blog.models.PartVersion`), moved
 after the commit in the same transaction as the content version (:mod:`blog.caching.version`),

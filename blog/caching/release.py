@@ -1,16 +1,12 @@
 """What this deploy serves: a fingerprint of the code, templates, translations and static files.
 
-Every cached copy of what readers see (pages, memoised counts, the site settings' copy) and every
-ETag is keyed by the content version (:mod:`blog.caching.version`), which moves when content
-changes. A deploy changes pages without touching content: new templates, a new stylesheet under
-a new fingerprinted name, new translations. With a cache that outlives the processes (Redis),
-pages rendered by the previous release would be served, linking to static files the new
-release no longer has, until the next edit. The fingerprint is part of the version's key, so
-a deploy starts with a fresh set of keys, as an edit does.
+It is part of every cached copy's key and every ETag (:mod:`blog.caching.version`), so with a
+cache that outlives the processes (Redis) a deploy starts with fresh keys, as an edit does, and
+no page of the last release (linking static files this one no longer has) is served.
 
 It is ``BIJI_RELEASE`` when set (a git commit, a package version), else a hash of the files
-under ``blog/``, ``config/`` and ``templates/`` that shape a response, and of the static files'
-manifest (their fingerprinted names); computed once per process (~145 files, a few ms).
+under ``blog/``, ``config/`` and ``templates/`` that shape a response and of the static files'
+manifest (their fingerprinted names), computed once per process.
 """
 
 import hashlib

@@ -1,20 +1,15 @@
 """The site settings as every page reads them: one copy per content state, in the shared cache.
 
-Every page shows the site's title, taglines, navigation and footer. Reading them is two
-queries; the copy costs a cache read (and the request's content-state query, shared with
-everything else keyed by it). Any committed change of the settings or the navigation moves the
-content version, so every worker sees it at once. A change also drops the copy at once
-(:func:`forget_site_settings`), so code that reads the settings again in the same transaction
-sees the change. With the cache down, the settings come from the database.
+Saving the settings or a navigation link moves the content version after the commit, and
+also drops the copy at once (:func:`forget_site_settings`), so that what the same transaction
+renders afterwards shows the change. With the cache down, the settings come from the database.
 """
 
 from django.db import DEFAULT_DB_ALIAS
 
 from blog.caching import store
-from blog.caching.keys import versioned_key
+from blog.caching.keys import KEPT_SECONDS, versioned_key
 from blog.models import SiteSettings
-
-TIMEOUT = 24 * 3600
 
 
 def _key(using):
@@ -25,7 +20,7 @@ def site_settings(using=DEFAULT_DB_ALIAS) -> SiteSettings:
     site = store.get(_key(using))
     if site is None:
         site = SiteSettings.load(using)
-        store.set(_key(using), site, TIMEOUT)
+        store.set(_key(using), site, KEPT_SECONDS)
     return site
 
 

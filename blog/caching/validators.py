@@ -9,7 +9,7 @@ query, the state with the parts' versions). An edit elsewhere leaves it as it is
 
 **Last-Modified** is ``State.last_modified`` in whole seconds, which cannot tell apart two
 states in the same second: a client that saw the first of two edits made in one second and
-revalidated by date alone got a ``304`` for the second. So the date is tied to the state
+revalidated by date alone would get a ``304`` for the second. So the date is tied to the state
 (:func:`last_modified`): once the second of the last change is over (plus :data:`MARGIN` for a
 bump still on its way to the database), no later state can share it, and the page carries
 that second, which ``If-Modified-Since`` is judged against. Until then the page carries the
@@ -102,8 +102,7 @@ def add_validators(response, etag, modified):
 
 @functools.lru_cache(maxsize=16)
 def _http_date(second):
-    # Every hit of a state formats the same second: once is enough (a tenth of a hit's work
-    # outside the query was formatting dates and parsing headers).
+    # Every hit of a state formats the same second: once is enough.
     return formatdate(second, usegmt=True)
 
 

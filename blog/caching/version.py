@@ -1,28 +1,22 @@
-"""One content version: what every cache of what readers see is keyed by.
+"""The content state: what every cached copy of what readers see is keyed by.
 
 A counter in the database (one ``ContentVersion`` row) grows by one after every committed
-change a reader could see: notes, tags and a note's tags, series, pages, the site settings and
-the navigation (receivers in :mod:`blog.caching.receivers`). Together with the next scheduled
-publication, it tells whether anything public may have changed since a copy was made:
+change a reader could see (receivers in :mod:`blog.caching.receivers`):
 
-* :func:`current` returns a :class:`State` in one indexed query, at most once per request
-  (memoised between ``request_started`` and ``request_finished``; outside a request every call
-  asks the database). Everything a request keys on the version shares that one query.
-* :func:`bump_after_commit` schedules ``value = value + 1`` (an ``F()`` UPDATE) for after the
-  current transaction commits, once per transaction however many objects changed; nothing if
-  it rolls back. :func:`bump` does it now (restores, imports, ``QuerySet.update()`` callers).
-  In the same transaction, the parts the changes named (:mod:`blog.caching.parts`) get new
-  versions; a bump that names none moves the site's part, which every page shows.
-* :func:`current_with_parts` reads the state and the versions of some parts in that one
-  query: a kept page is checked with it (:mod:`blog.caching.pages`).
+* :func:`current` returns a :class:`State` in one query, at most once per request (memoised
+  between ``request_started`` and ``request_finished``; outside a request every call asks).
+* :func:`bump_after_commit` schedules the bump for after the current transaction commits, once
+  per transaction however many objects changed, nothing if it rolls back; :func:`bump` does it
+  now (restores, imports, ``QuerySet.update()`` callers). The parts the changes named
+  (:mod:`blog.caching.parts`) get new versions in the same transaction; a bump that names none
+  moves the site's part, which every page shows.
+* :func:`current_with_parts` reads the state and the versions of some parts in that one query:
+  a kept page is checked with it (:mod:`blog.caching.pages`).
 
-``State.key`` changes when the version moves *or* when a scheduled note goes live (the next
-scheduled time is part of it), so a cache keyed by it needs no timer. ``State.last_modified``
-is the newest of the last change and the last publication time that has passed: a scheduled
-note going live moves it, although nothing was saved then.
-
-Everything in :mod:`blog.caching` but pages is keyed by :func:`current`'s ``State.key``
-(through :func:`blog.caching.versioned_key`); pages by ``State.schedule_key`` and their parts.
+``State.key`` (release, version, next scheduled publication) keys every copy but pages, through
+:func:`blog.caching.keys.versioned_key`; pages use ``State.schedule_key`` and their parts'
+versions. A scheduled note going live changes both keys, so no copy needs a timer.
+``State.last_modified`` is the newest of the last change and the last publication passed.
 """
 
 import logging
@@ -101,12 +95,10 @@ def current(using=DEFAULT_DB_ALIAS) -> State:
     return state
 
 
-# The one query of a cached page or a 304, so it is written once as SQL: building it through
-# the ORM (a queryset with two subqueries, compiled per call) cost 1.2 ms a request, reading
-# it this way 0.09 ms (SQLite, demo blog, timeit), and it was most of what a page-cache hit
-# cost. Both subqueries walk blog_note_pub_idx
-# (status, published_at): one row each. tests/test_content_version.py checks the table names
-# against the models and the result against the ORM.
+# The one query of a cached page or a 304, written once as SQL: the ORM compiled its two
+# subqueries on every call, most of what a page-cache hit cost. Both subqueries walk
+# blog_note_pub_idx (status, published_at): one row each. tests/test_content_version.py checks
+# the table names against the models and the result against the ORM.
 STATE_SQL = """
     SELECT version.value,
            (SELECT published_at FROM blog_note

@@ -1,0 +1,22 @@
+"""What the admins of the author's texts share: the Markdown editor for every Markdown field,
+web addresses typed without a scheme taken as https, and the desk's stylesheet and script."""
+
+from django.db import models
+from markdownx.models import MarkdownxField
+
+from blog.authoring.forms import MarkdownEditorWidget
+from blog.text.validators import WEB_ADDRESS_MESSAGE
+
+MARKDOWN_EDITOR = {MarkdownxField: {"widget": MarkdownEditorWidget}}
+# A source URL typed without a scheme means https (Django 6's default, adopted now).
+HTTPS_URLS = {
+    models.URLField: {"assume_scheme": "https", "error_messages": {"invalid": WEB_ADDRESS_MESSAGE}}
+}
+
+
+class AuthorDeskMedia:
+    """On every page of the notes and pages admin (the list too): editor.js clears the
+    browser's autosaved text once the page after a save reports success."""
+
+    css = {"all": ["css/admin-desk.css"]}
+    js = ["js/editor.js"]

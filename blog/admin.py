@@ -1,5 +1,4 @@
-"""Django's admin autodiscovery imports ``blog.admin``: the author's desk lives in
-:mod:`blog.authoring.admin`."""
+"""What admin autodiscovery imports: the author's desk is :mod:`blog.authoring.admin`."""
 
 import blog.authoring.admin  # noqa: F401  (registers the ModelAdmins)
 import blog.authoring.subscribers_admin  # noqa: F401  (registers SubscriberAdmin)

@@ -1,19 +1,5 @@
-"""A change's consequences, in one table: each event biji reacts to, and what follows it.
-
-An event is a signal and its sender: a model's ``pre_save``, ``post_save``, ``pre_delete``,
-``post_delete`` or ``m2m_changed``, sent whatever wrote the row (the admin, an import, a
-restore, the runner's own saves); a domain event that no model signal can say
-(:mod:`blog.models.events`: the author published a note); and the few signals of Django and
-its libraries that biji follows (``post_migrate``, a request's start and end, anymail's
-``tracking``). Each row names its reaction, which lives in the package whose work it is, and
-says the consequence. :func:`connect` walks the table (``BlogConfig.ready()`` calls it); no
-other module connects a receiver to a change. A new reaction is a new row.
-
-The reactions of an event run in the order listed, and so do the after-commit callbacks they
-register: the content version's first, so that what the others queue (a WebSub ping above all:
-the hub fetches the feeds at once) finds the pages already moved. Each reaction decides what a
-``raw`` save (a fixture or a restore loading rows) sets off. The dispatch uids are stable
-names: tests and benchmarks find a receiver by its uid.
+"""A change's consequences, in one table: each event biji reacts to and what follows, in order, the
+content version's first. :func:`connect` walks it; nothing else connects a receiver.
 
 May import: every package of biji (a top layer, below :mod:`blog.apps` only).
 """

@@ -1,15 +1,5 @@
-"""Background work asked for by the changes of one transaction, queued once, after it commits.
-
-A glossary import changes 500 terms, a demo load saves 50 notes: each change says what it
-concerns (:func:`once_after_commit`), and the transaction queues one task for all of it when
-it commits — none when it rolls back. Every change registers the transaction's one callback
-(Django runs a callback once per registration, and drops those of a savepoint rolled back), so
-a savepoint rolled back takes only its own registration with it; the first callback to run
-sends, the others find the batch done. Outside a transaction, the work is queued at once.
-
-Queuing never undoes the change that asked for it: a database error while queuing is logged
-with the ``failure`` text (which says how the work catches up), and the change stands.
-"""
+"""Background work asked for by the changes of one transaction, queued once, after it commits (none
+if it rolls back). A database error while queuing is logged and never undoes the change."""
 
 import logging
 from collections import defaultdict
@@ -44,9 +34,8 @@ class _Batch:
 
 
 def once_after_commit(kind, using, send, failure, **items):
-    """Add ``items`` (name → values) to the batch of ``kind`` in the transaction open on
-    ``using``; ``send(batch)`` queues the work once the transaction commits (``batch.sorted(name)``
-    gives what was gathered under a name)."""
+    """Add ``items`` (name → values) to the batch of ``kind`` in the transaction open on ``using``;
+    ``send(batch)`` queues the work once it commits."""
     pending = getattr(_pending, "batches", None)
     if pending is None:
         pending = _pending.batches = {}

@@ -1,8 +1,7 @@
 """The backend ``TASKS`` names: django-tasks-db's, with biji's retrying task class.
 
-``OPTIONS``: ``max_attempts`` (runs of a task in all, 3 by default), ``retry_delay`` (the
-seconds before the first retry, doubled for each next one; 10 by default) and ``time_limit``
-(the seconds a run may take before the worker stops it, 900 by default; 0: no limit).
+``OPTIONS``: ``max_attempts`` (3), ``retry_delay`` (10 s, doubled per retry) and ``time_limit`` (900
+s; 0: no limit).
 """
 
 from django_tasks_db import DatabaseBackend as BaseDatabaseBackend

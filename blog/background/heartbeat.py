@@ -1,12 +1,5 @@
-"""A running worker's heartbeat: its row in :class:`~blog.models.WorkerHeartbeat`, written
-every :data:`EVERY` seconds by a thread of its own, so a worker busy with a long task is still
-seen, with the task it runs.
-
-A write the database refuses (locked, away) is logged once per streak and tried again at
-the next beat: the heartbeat never stops the worker. Stopping cleanly deletes the row; a
-killed worker's row stays, its last sighting growing old, until a worker of the same host
-starts and finds its process gone (or a week has passed, for any host).
-"""
+"""A running worker's heartbeat row, written every :data:`EVERY` seconds by a thread of its own, so
+a worker busy with a long task is still seen; a refused write never stops the worker."""
 
 import logging
 import os

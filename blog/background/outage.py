@@ -1,13 +1,5 @@
-"""Waiting out a database that refuses the worker: locked, restarting, or gone.
-
-Every step of the worker that talks to the database for itself (claiming a task, recording
-how it ended, the sweep at start) goes through :meth:`Outage.wait` when it fails with any
-database error: the connections are closed, so the next try connects anew, and the worker
-sleeps 1 s, then twice as long after each failure in a row, 30 s at most. The first
-failure of a streak is logged as a warning, the rest are not; the first success after it
-says how long the database was away. A task's own errors are not outages: they follow the
-task's retry rules (:mod:`.retrying`).
-"""
+"""Waiting out a database that refuses the worker (locked, restarting, gone): connections closed,
+then a pause from 1 s doubling to 30 s. A task's own errors are not outages (:mod:`.retrying`)."""
 
 import logging
 import time

@@ -1,8 +1,5 @@
-"""How the background queue stands: what waits, runs and failed, and which workers are seen.
-
-``manage.py tasks`` and the admin's queue page show :func:`queue_state`; every admin page
-asks :func:`last_worker_seen` (one query) whether to warn that no worker runs.
-"""
+"""How the background queue stands: what waits, runs and failed, and which workers are seen
+(``manage.py tasks``, the admin's queue page, its no-worker notice)."""
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta

@@ -10,12 +10,9 @@ logger = logging.getLogger(__name__)
 
 
 def render_each(queryset, refused=None):
-    """``render()`` each object of ``queryset`` (notes or pages), in batches of 200.
-
-    Each renders before its transaction opens (``render_ahead``), so a transaction holds only
-    the write. One deleted since it was chosen is skipped; one whose text the renderer refuses
-    keeps what it had, is logged, and is added to ``refused`` (a list) if given. Returns how
-    many were rendered."""
+    """``render()`` each object of ``queryset`` in batches of 200, each before its transaction
+    opens. Refused texts keep what they had and go to ``refused``. Returns how many were rendered.
+    """
     model = queryset.model
     rendered = 0
     for obj in queryset.order_by("pk").iterator(chunk_size=200):

@@ -1,25 +1,8 @@
 """What a task does when it fails: retry later, or fail for good.
 
-Retried (up to the task's ``max_attempts``, the backend's ``max_attempts`` option unless the
-task says otherwise; every run counts, a run its worker did not survive too):
-
-* the errors a task names in ``retry_on``; by default those that say nothing about the task
-  itself: :class:`django.db.OperationalError` and :class:`~django.db.InterfaceError` (the
-  database locked, restarting, out of connections), :class:`ConnectionError` and
-  :class:`TimeoutError` (a server that did not answer), and :class:`Retry`, which a task
-  raises to ask for it;
-* a worker stopped in the middle of the task (SIGTERM twice, Ctrl-C twice): the task is
-  put back at once.
-
-Anything else (a ``ValueError``, a missing row, a bug) would fail the same way again: the
-task fails at once and its error is kept in its result.
-
-The n-th retry waits ``retry_delay × 2^(n-1)`` seconds (``retry_delay`` from the backend's
-options), at most an hour.
-
-A task runs for at most its ``time_limit`` in seconds (the backend's ``time_limit`` option
-unless the task says otherwise, ``@task(time_limit=3600)``; 0: no limit). Past it the worker
-stops the task (:mod:`.time_limit`) and it fails at once: run again, it would take as long.
+Retried up to ``max_attempts`` runs, after ``retry_delay × 2^(n-1)`` seconds (an hour at most): the
+errors in ``retry_on`` (by default those that say "try again") and a worker stopped mid-task.
+Anything else, and a run past ``time_limit``, fails at once.
 """
 
 from dataclasses import dataclass

@@ -1,21 +1,6 @@
 """Tasks a killed worker left RUNNING go back to the queue, or fail once their attempts are spent.
-
-A worker killed in the middle of a task (``kill -9``, the out-of-memory killer, a power cut)
-leaves the task's row RUNNING for ever: django-tasks-db has no lease or heartbeat. The sweep
-asks, for every RUNNING task claimed on this host, whether its worker process still runs
-(:mod:`.workers`); if not, the task is READY again (its killed run counted as an attempt)
-or, its attempts spent, FAILED with :class:`WorkerLost`, and ``task_finished`` is sent as
-for any failure.
-
-Every ``db_worker`` sweeps when it starts, before taking a task: the supervisor that restarts
-a killed worker (systemd, ``make run`` the next time) brings its task back. ``manage.py
-tasks sweep`` runs it by hand. A task whose worker is alive is never touched, so sweeping
-at any time is safe: no task runs twice at once.
-
-:func:`put_back_claims_of` is the one exception, asked by a live worker about itself: after
-the database failed while it claimed a task, a claim it never saw committed (the connection
-lost at COMMIT) would hold the task RUNNING under it for as long as it lives.
-"""
+django-tasks-db has no lease; every ``db_worker`` sweeps as it starts, and never touches a task
+whose worker is alive."""
 
 import logging
 
@@ -75,9 +60,8 @@ def _sweep_one(pk, worker_ids):
 
 
 def put_back_claims_of(worker_id, backend_name=None):
-    """Put back in the queue the tasks RUNNING under ``worker_id``, which must be running none
-    (the worker asking about itself between two tasks); their claim counts as no attempt.
-    Returns their ids."""
+    """Put back the tasks RUNNING under ``worker_id``, a live worker between two tasks; the claim
+    counts as no attempt. Returns their ids."""
     put_back = []
     running = DBTaskResult.objects.running()
     if backend_name:

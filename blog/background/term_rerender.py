@@ -1,19 +1,5 @@
-"""A glossary change re-renders, in the background, the notes it concerns.
-
-Terms are marked in notes as they render (:mod:`blog.models.term_matching`), so a term added,
-changed or deleted leaves marks behind in the notes already stored. When a term's forms, its
-definitions or its slug change (or it is added or deleted), :data:`rerender_for_terms` renders
-again the notes that used it (their :class:`~blog.models.TermUse` rows) and those whose text
-holds any of its forms, old or new (a new term, or a new spelling, may be in notes that used
-no term before). ``Note.render()`` stores the derived fields alone: no date a reader sees
-moves.
-
-The receivers (connected by :mod:`blog.reactions`) only schedule the task for after the
-commit, once per transaction whatever it changed (an import of 500 terms queues one task),
-so a rolled-back change queues nothing and the admin's save waits for no note. Idempotent, as
-every task must be: rendering a note again gives the same note, and it renders with the
-glossary as it is when it runs, not as it was when queued.
-"""
+"""A glossary change re-renders, in the background, the notes that used the term or hold any of its
+forms, old or new: one task per transaction, rendering with the glossary as it is then."""
 
 import logging
 

@@ -1,18 +1,6 @@
-"""A task's time limit, enforced by the worker with SIGALRM.
-
-The worker runs each task under :func:`time_limit`: when the limit passes, the alarm raises
-:class:`TimeLimitExceeded` inside the task, where it is at that moment. It derives from
-``BaseException``, so a task's ``except Exception`` does not swallow it; ``atomic`` blocks
-roll back and ``finally`` clauses run as it passes. The task then fails for good (it would
-take as long again) with the error on its row, and the worker goes on with the next task.
-
-What it interrupts: Python code, and waits that return to Python when a signal comes
-(``time.sleep``, sockets: SMTP, HTTP; subprocesses). What it cannot: C code that does not
-return to Python until it is done (one long SQL statement, Pillow decoding a huge image, a
-regular expression): the task stops when that call returns. Only the main thread has
-signals, so a worker run with ``--reload`` (whose tasks run in another thread) enforces no
-limit, and says so once.
-"""
+"""A task's time limit, enforced by the worker with SIGALRM. :class:`TimeLimitExceeded` is a
+``BaseException``, so ``except Exception`` does not swallow it; C code that never returns to Python,
+and a worker under ``--reload`` (no signals off the main thread), are not limited."""
 
 import logging
 import signal

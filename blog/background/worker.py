@@ -1,19 +1,5 @@
-"""biji's worker loop: django-tasks-db's, never exiting on the database, with retries, time
-limits and a heartbeat.
-
-* The database: an error of any kind in claiming a task (BEGIN, SELECT, UPDATE, COMMIT), in
-  recording how a task ended, or in closing old connections is waited out with a growing
-  pause (:mod:`.outage`), and a claim that may have been written unseen is put back; the
-  worker never exits on the database.
-* A task's own errors follow its retry rules (:mod:`.retrying`): the library marks any error
-  FAILED; this loop first asks the task whether it runs again, and if so puts it back in the
-  queue, due after the backoff, with the error kept on its row.
-* Each run is held to the task's time limit (:mod:`.time_limit`).
-* With ``heartbeat=True`` (``db_worker``) the worker keeps its row in the heartbeat table
-  (:mod:`.heartbeat`).
-
-Signals and shutdown on SIGTERM after the task at hand are the library's.
-"""
+"""biji's worker loop: django-tasks-db's, never exiting on the database (:mod:`.outage`), with
+retries (:mod:`.retrying`), time limits (:mod:`.time_limit`) and a heartbeat (:mod:`.heartbeat`)."""
 
 import logging
 import random
@@ -96,17 +82,9 @@ class Worker(DatabaseWorker):
                 time.sleep(self.interval)
 
     def claim(self):
-        """The next task due, marked RUNNING under this worker; None when there is none.
-
-        Its errors are the caller's to wait out. They are why the library's loop dies (issue
-        32): each poll, idle or not, opens a write transaction (``exclusive_transaction``:
-        ``BEGIN EXCLUSIVE`` on a kept connection, ``BEGIN IMMEDIATE`` on one opened for it),
-        and while another connection holds SQLite's write lock the BEGIN waits for the busy
-        timeout (20 s), then raises "database is locked". The library forgives that error only
-        around the SELECT and the UPDATE, inside the ``with``: the BEGIN runs in ``atomic``'s
-        ``__enter__`` and the COMMIT in its ``__exit__``, outside its ``try``, so any write held
-        past the busy timeout while the worker polls (a slow admin save, a ``BEGIN IMMEDIATE``
-        in the sqlite3 shell) ended the worker."""
+        """The next task due, marked RUNNING under this worker; None when there is none. Its errors
+        are the caller's to wait out: the library's loop died on a lock held past the busy timeout.
+        """
         if self.claim_unsure:
             put_back_claims_of(self.worker_id, self.backend_name)
             self.claim_unsure = False
@@ -173,9 +151,8 @@ class Worker(DatabaseWorker):
             self.finished(db_task_result)
 
     def record(self, db_task_result, write):
-        """``write()`` how a task ended, waiting out the database's failures; False if the
-        worker is asked to stop before it could (the task stays RUNNING under this worker,
-        and the next worker's sweep puts it back in the queue)."""
+        """``write()`` how a task ended, waiting out the database; False if asked to stop first (the
+        next worker's sweep puts the task back)."""
         while True:
             try:
                 write()

@@ -1,12 +1,6 @@
-"""Who a worker is, written into every task it claims, so that anyone on the same machine can
-tell whether it is still running.
-
-A worker id is ``host:pid:start`` (the process's start time in clock ticks since boot, from
-/proc; 0 where there is no /proc): a process id the system has since given to another
-process has another start time. Tasks claimed by a worker with an id of another shape (a
-``--worker-id`` given by hand) or on another host are never judged dead: the sweep of that
-host's worker handles them.
-"""
+"""Who a worker is, ``host:pid:start`` (start time in clock ticks from /proc), so anyone on the same
+machine can tell whether it still runs: a reused process id has another start time. Ids of another
+shape or host are never judged dead."""
 
 import os
 import socket

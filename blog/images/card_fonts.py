@@ -1,20 +1,5 @@
-"""The font share cards are set in: Noto Sans CJK (Simplified Chinese), found on the machine.
-
-A card's Chinese must never come out as empty boxes ("tofu"), so cards are only made with a
-font that has Chinese glyphs. Where it is looked for, first found wins:
-
-1. ``BIJI_CARD_FONT`` (a setting or the environment): a font file, used for every weight;
-   in a collection (``.ttc``) its Simplified Chinese face, else its first;
-2. fontconfig (``fc-match``) asked for Noto Sans CJK SC, bold and regular;
-3. the paths where Debian (``fonts-noto-cjk``, installed by ``scripts/install-fonts.sh``),
-   Fedora and Arch put it.
-
-A candidate is kept only if it draws Chinese (see :func:`has_glyph`). None found: no card is
-made and a warning is logged (:func:`card_fonts` returns None); pages then share without one.
-
-:func:`has_glyph` tells a glyph the font has from the one it draws for every character it
-lacks (.notdef, the box): characters of a title the font lacks are left out of the card.
-"""
+"""The font share cards are set in: Noto Sans CJK SC, from ``BIJI_CARD_FONT``, fontconfig or the
+distributions' paths, kept only if it draws Chinese. None found: no card, and a warning."""
 
 import functools
 import logging

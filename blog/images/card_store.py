@@ -1,23 +1,5 @@
-"""What each share card shows, and keeping its file in step with it.
-
-Which cards there are:
-
-* a published note (scheduled ones too, so the card is ready when the note goes live) has
-  one, in its own language, in ``Note.card``; a draft has none;
-* a series and a tag have one per interface language (``card_zh``, ``card_en``) while that
-  interface lists a note of theirs (their page exists there);
-* the home page has one per interface language, in the site settings (``card_zh``,
-  ``card_en``).
-
-A card's file is ``cards/<kind>/<slug>[-<language>]-<hash>.<png|jpg>``, the hash that of
-everything drawn (:meth:`blog.images.cards.Card.fingerprint`): :class:`CardKeeper` compares
-the name a card would have now with the stored one and draws only when they differ (or the
-file is gone), then stores the new name with ``save(update_fields=[…])``, which moves the
-cached pages that show the card (:mod:`blog.caching.receivers`) and is no edit: no
-``updated_at``, no revision, no translation state. Once that commits, the card's other files
-are deleted: the one it named before, and any a save of an object loaded before the card was
-made left unnamed (such a save writes the card field back as it was loaded). Run again, it
-finds every name current and draws nothing.
+"""What each share card shows, and keeping its file in step with it: the file's name carries the
+hash of everything drawn, so :class:`CardKeeper` draws only when that name changes.
 
 May import: :mod:`blog.models`, :mod:`blog.text`.
 """
@@ -179,9 +161,8 @@ def _open_cover(name):
 
 
 def _locked(model, pk, using, *related):
-    """The row as stored now, locked until the transaction ends: two workers making the same
-    card take turns, and the later one sees what the earlier stored (SQLite: its writers
-    queue anyway)."""
+    """The row as stored now, locked until the transaction ends, so two workers making one card take
+    turns."""
     rows = model.objects.using(using).select_for_update(of=("self",))
     if related:
         rows = rows.select_related(*related)
@@ -190,11 +171,8 @@ def _locked(model, pk, using, *related):
 
 @dataclass
 class CardKeeper:
-    """Brings cards in line with what they show, counting what it did.
-
-    Each object is read again and locked while its cards are compared, drawn and named (one
-    transaction per object); the files its cards no longer use are deleted after the commit.
-    """
+    """Brings cards in line with what they show, counting what it did: one locked transaction per
+    object, unused files deleted after the commit."""
 
     fonts: CardFonts
     using: str = DEFAULT_DB_ALIAS
@@ -232,9 +210,8 @@ class CardKeeper:
                 self._keep(site, name, home_card(language, site), "", _stem("home", language, ""))
 
     def _keep(self, obj, name_field, card, slug, stem):
-        """Bring the card in ``name_field`` of ``obj`` in line with ``card`` (None: it has
-        none). Every file of ``stem`` but the card's own is deleted, also those whose name a
-        save of an object loaded before the card was made overwrote."""
+        """Bring the card in ``name_field`` of ``obj`` in line with ``card`` (None: no card),
+        deleting every other file of ``stem``."""
         stored = getattr(obj, name_field)
         if card is None:
             unused = {stored, *_earlier_files(stem)} - {""}
@@ -296,9 +273,8 @@ def refresh_everything(keeper: CardKeeper, using="default"):
 def refresh(
     keeper: CardKeeper, *, notes=(), series=(), tags=(), notes_in_series=(), using="default"
 ):
-    """The cards of the notes ``notes`` and of their series and tags (whose counts they may
-    have changed), of the series ``series`` and the tags ``tags``, and of every note in the
-    series ``notes_in_series`` (renamed: their cards name it)."""
+    """The cards of ``notes`` with their series and tags, of ``series`` and ``tags``, and of every
+    note in ``notes_in_series`` (renamed series)."""
     site = SiteSettings.load(using)
     series_ids, tag_ids = set(series), set(tags)
     found = Note.objects.using(using).select_related("series")

@@ -1,29 +1,5 @@
-"""Share cards are made on the background runner, when what they show changes.
-
-The receivers (connected by :mod:`blog.reactions`) note what a change concerns and
-queue :data:`make_cards` for after the commit, once per transaction whatever it changed (the
-demo's load, an import of 200 notes: one task); a rolled-back change queues nothing, and the
-author's save waits for no image. What concerns which cards:
-
-* a note saved: its card (a draft has none: made on publication, removed on unpublication),
-  and its series' and tags' (their counts); a note's tags changed: those tags'; a note
-  deleted: its series';
-* a series renamed: its cards and those of its notes (they name it); a tag renamed: its cards;
-* the site settings saved: every card (each names the site), the home page's among them.
-
-A save that changes nothing a card shows (a re-render, ``update_fields`` of other fields)
-queues nothing, and neither does the task's own save of a card's name (``update_fields`` of
-the card fields alone): no loop. Deleting a note, series or tag deletes its card files after
-the commit.
-
-The task (:mod:`blog.images.card_store`) is idempotent, as every task must be: it compares
-the name each card would have with the stored one and draws only what changed, with what
-the database says when it runs, not when it was queued. A card the server cannot write (a
-full disk, a quota, an I/O or permission error: an ``OSError``) fails the run and it is tried
-again later, with the runner's backoff and number of attempts; the storage leaves no part
-of the file (:mod:`blog.images.storage`). Without a font that draws Chinese
-it makes nothing and says so (:mod:`blog.images.card_fonts`); ``manage.py sharecards``
-makes them later.
+"""Share cards are made on the background runner, one task per transaction that changed what they
+show; the task's own saves queue nothing.
 
 May import: :mod:`blog.models`, :mod:`blog.text`.
 """

@@ -1,30 +1,6 @@
-"""Share cards: the 1200×630 image a link to biji shows on Mastodon, X, WeChat, Telegram, Slack.
-
-A :class:`Card` is what one card says (its title, the line above it, the line under it, a
-count, the site's name, its language and a cover image); :func:`draw` sets it with Pillow in
-Noto Sans CJK (:mod:`blog.images.card_fonts`), in the site's light colours
-(``static/css/site.css``):
-
-* a note: its series and part above the title, the title, the site's name and the note's
-  language at the foot; its cover, when it has one, cropped to a panel on the right;
-* a series or a tag: "Series"/"Tag" above its name, the name in the other language under it,
-  its number of notes, the site's name; one per interface language;
-* the home page: the site's title, its tagline, its author; one per language.
-
-The title is broken into lines by the page's rules (:mod:`blog.text.line_breaks`): it is set
-as large as fits in the lines the box holds, smaller step by step, and at the smallest size
-shortened with an ellipsis. Characters the font lacks (an emoji) are left out, never drawn as
-boxes, and so are the bidirectional controls that would reverse a line (a right-to-left
-override pasted into a title: :func:`blog.text.bidi.strip_explicit_bidi`).
-
-The format: PNG, which keeps flat colours and text sharp and small (40-50 KB); JPEG when a
-cover photograph is part of the card, which PNG would make many times heavier. Both are what
-every platform reads (WebP is not, on Telegram and WeChat).
-
-:meth:`Card.fingerprint` hashes everything drawn with :data:`LAYOUT_VERSION` and the fonts:
-the stored file's name carries it (:mod:`blog.images.card_store`), so a changed card is a new
-file and a share platform's copy of the old one never stands for the new.
-"""
+"""Share cards: the 1200×630 image a link to biji shows, drawn with Pillow in Noto Sans CJK; PNG, or
+JPEG with a cover photo. :meth:`Card.fingerprint` names the file, so a changed card is a new file no
+platform's copy stands for."""
 
 import hashlib
 import io

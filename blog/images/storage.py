@@ -1,15 +1,5 @@
-"""The media storage: Django's file system storage, whose files are whole or not there.
-
-Django's own writes the file under its final name and leaves whatever it wrote when writing
-fails (a full disk, a quota, an I/O or permission error): an empty or truncated image that
-pages would serve and that the share cards and variants, which keep a file they find, would
-never make again. Here every file is written under a hidden name in its own folder
-(``.<random>.part``), flushed to the disk, and only then renamed to its name; when anything
-fails on the way the partial file is removed and the error raised. A rename within a folder
-is atomic: a reader sees the whole file or none.
-
-A process killed while writing (``kill -9``, a power cut) can leave a ``.part`` file behind;
-nothing lists or serves those by name (see docs/deployment.md).
+"""The media storage: files written under a hidden ``.part`` name, flushed and renamed, so a file is
+whole or not there and a failed write leaves nothing to serve or take as done.
 
 May import: nothing of biji's.
 """

@@ -1,33 +1,6 @@
-"""Uploaded images: verified by Pillow, re-encoded without metadata, stored under a random name.
-
-django-markdownx's own upload view trusts the browser's Content-Type and keeps the file's
-extension, so an HTML or SVG file sent as ``image/png`` would be served from the site's own
-origin. Here the bytes decide: only raster formats Pillow decodes are accepted, the stored
-extension comes from the detected format, and the image is re-encoded, which drops anything
-appended to it.
-
-Both ways images enter biji go through :func:`clean_image`: the editor's drop/paste upload
-(:func:`store_image`) and the note's cover image in the admin
-(:class:`blog.authoring.forms.NoteForm`, :func:`store_cover`).
-
-A file the server cannot write (its disk full, a quota, an I/O or permission error) raises
-:class:`NotStored`, whose message tells the author what happened; the storage
-(:mod:`blog.images.storage`) leaves no part of it behind.
-
-Limits, all checked from the header **before** any pixel is decoded:
-
-- ``BIJI_UPLOAD_MAX_BYTES`` (5 MiB): the file's size;
-- ``BIJI_UPLOAD_MAX_PIXELS`` (40 million): one frame's width × height;
-- ``BIJI_UPLOAD_MAX_FRAMES`` (100): frames of an animated GIF, PNG or WebP;
-- ``BIJI_UPLOAD_MAX_TOTAL_PIXELS`` (50 million): width × height × frames, i.e. what decoding
-  every frame costs. A 1 MB GIF can declare 300 frames of 2000 × 2000 (1.2 billion pixels);
-  decoding it took a worker 30-100 s and up to a gigabyte.
-
-Metadata: the re-encoded file keeps only the pixels, the colour profile (ICC) and, for
-animations, frame timing and looping. EXIF (camera make, model and serial number, GPS
-location, dates), XMP, and JPEG/GIF/PNG comments and text chunks are dropped. The EXIF
-orientation is applied to the pixels first, so a phone photo stays upright without it.
-"""
+"""Uploaded images: verified by Pillow, re-encoded without metadata, stored under a random name. The
+bytes decide, never the Content-Type; limits (``BIJI_UPLOAD_MAX_*``) are checked from the header
+before decoding; the EXIF orientation is applied before EXIF is dropped."""
 
 import errno
 import io
@@ -159,10 +132,8 @@ def _upright(image):
 
 
 def _reencode(image, frames, lossless=False):
-    """Encode ``image`` again in its own format with no metadata but its colour profile.
-
-    ``lossless`` keeps a lossless WebP lossless.
-    """
+    """Encode ``image`` again in its own format with no metadata but its colour profile;
+    ``lossless`` keeps a lossless WebP lossless."""
     fmt = "JPEG" if image.format == "MPO" else image.format
     icc = image.info.get("icc_profile") or None
     out = io.BytesIO()
@@ -232,13 +203,8 @@ def clean_image(uploaded_file):
 
 
 def store_image(uploaded_file, register=True):
-    """Verify, re-encode and store an editor upload; raise :class:`RejectedImage` or
-    :class:`NotStored` with a reason.
-
-    The stored image is registered (:func:`blog.images.variant_tasks.register`): its size is
-    recorded and its variants are queued. ``register=False`` for a copy made only to check
-    a file, deleted right after (:mod:`blog.porting.media`).
-    """
+    """Verify, re-encode, store and register an editor upload; raise :class:`RejectedImage` or
+    :class:`NotStored` with a reason. ``register=False`` for a copy made only to check a file."""
     image = clean_image(uploaded_file)
     path = f"uploads/{timezone.now():%Y/%m}/{image.random_name()}"
     try:
@@ -253,9 +219,8 @@ def store_image(uploaded_file, register=True):
 
 
 def store_cover(cover, image):
-    """Write a note's new cover (``cover``: the note's field file, ``image``: what
-    :func:`clean_image` made of it) now, in its field's folder, rather than when the note is
-    saved, so that a failure is the form's to show; register it. Raises :class:`NotStored`."""
+    """Write a note's new cover now, not when the note is saved, so that a failure is the form's to
+    show; register it. Raises :class:`NotStored`."""
     try:
         cover.save(image.random_name(), ContentFile(image.data), save=False)
     except OSError as error:

@@ -1,23 +1,5 @@
-"""Variants are made on the background runner, and the pages showing the image follow.
-
-Every way an image enters biji calls :func:`register` with the stored file's name and size:
-the editor's upload and the importers (:func:`blog.images.uploads.store_image`, and
-:mod:`blog.porting.media` for the files it restores under their own names), and a note's
-cover image (the admin's, written by its form: :func:`blog.images.uploads.store_cover`; any
-other, written by the model's save: :func:`register_new_cover`, a receiver).
-:func:`register` writes the :class:`~blog.models.ImageFile` row at once, so the next render
-gives the image its width and height, and queues :data:`make_image_variants` for after the
-commit, once per transaction whatever it stored (an import of 200 images queues one task);
-a rolled-back transaction queues nothing.
-
-The task makes the variants (:func:`blog.images.variants.make_variants`) and then renders
-again (``render()``: the derived fields alone, no date moves) the notes and pages whose body
-or cover shows the image, so their stored HTML gains the ``<picture>``; saving them moves the
-content version, so no cached page keeps the old HTML. Idempotent, as every task must be:
-run again, it finds the variants made and renders the same HTML. A variant the server cannot
-write (a full disk, a quota, an I/O or permission error: an ``OSError``) fails the run and
-it is tried again later, with the runner's backoff and number of attempts. Stored images that
-predate all this, and backups restored, are the operator's: ``manage.py imagevariants``.
+"""Variants are made on the background runner: :func:`register` records an image's size and queues
+one task per transaction, which makes the variants and re-renders the pages showing it.
 
 May import: :mod:`blog.models`, :mod:`blog.text`.
 """
@@ -68,9 +50,8 @@ def make_image_variants(names):
 
 
 def showing(names):
-    """[(Note, ids), (Page, ids)]: the notes and pages whose body or cover shows one of the
-    images ``names`` (queried in batches: SQLite refuses an expression tree deeper than
-    1,000)."""
+    """[(Note, ids), (Page, ids)] whose body or cover shows one of ``names``, queried in batches
+    (SQLite refuses deep expression trees)."""
     found = []
     for model, shows in ((Note, _notes_showing), (Page, _pages_showing)):
         ids = set()

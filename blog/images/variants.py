@@ -1,51 +1,5 @@
-"""The smaller copies of a stored image that a page offers screens narrower than it.
-
-For an :class:`~blog.models.ImageFile`, :func:`make_variants` writes one file per width of
-:data:`WIDTHS` narrower than the image (never wider: a variant is never upscaled) in each
-format of :data:`FORMATS`, and records them in the row (``variants``, ``variants_made_at``).
-The original (re-encoded once, when it entered biji) stays as it is: it is every page's
-fallback and the largest candidate of every ``srcset`` (:mod:`blog.rendering.pictures`).
-
-Names: ``variants/<the original's name>-<width>.<format>``, e.g.
-``variants/uploads/2026/12/Xy3.jpg-480.avif``, beside the original's own folders. The whole
-name is kept, extension included, so that ``a.jpg`` and ``a.png`` of one folder (an import
-may restore both) never share a variant; the media library and imports, which look in
-``uploads/`` and ``covers/``, never see them.
-
-Idempotent: a variant whose file exists and is newer than the original is kept; one that is
-missing (deleted, lost with a disk) or older than its original (the file was replaced) is
-made again, and files of variants no longer wanted (the image's size changed) are deleted.
-A second run writes nothing.
-
-An original that cannot be read or encoded is the image's fault: logged, and the page serves
-the original. A variant that cannot be written (a full disk) is the server's: the error is
-raised and the row left as it was, so the task runs again later
-(:mod:`blog.images.variant_tasks`); the storage leaves no part of a file
-(:mod:`blog.images.storage`).
-
-Quality, measured with Pillow 13 (libavif, libwebp) on a 4000 × 3000 photo-like image
-(``benchmarks/photos.py``) and a 2400 × 1500 plot with text, each scaled to the width, against
-JPEG at quality 85 of the same pixels (bytes, PSNR):
-
-==========  ===============  ==================  =============
-width       JPEG q85         AVIF q60, speed 6   WebP q82, m4
-==========  ===============  ==================  =============
-photo 480   38 KB, 29.8 dB   24 KB, 30.6 dB      31 KB, 31.0 dB
-photo 960   133 KB, 32.5 dB  71 KB, 33.2 dB      97 KB, 33.2 dB
-photo 1600  356 KB, 34.4 dB  178 KB, 34.3 dB     222 KB, 34.1 dB
-plot 1600   181 KB, 40.4 dB  25 KB, 40.9 dB      77 KB, 42.1 dB
-==========  ===============  ==================  =============
-
-AVIF at quality 60 matches the JPEG's fidelity at half its bytes (a seventh on flat plots,
-where text stays sharp); WebP at 82 at about two thirds. Speed 6 (libavif's default) takes
-0.7-1.3 s for the 1600 px photo on this 2-core machine; speed 8 is 5× faster but 5-10 %
-larger on photos and more than twice as large on plots: the runner has the time, readers pay
-the bytes. Quality 55 saves another 15 % at 0.3-0.6 dB below the JPEG.
-
-Animations (GIF, animated WebP or PNG) get no variants: resizing every frame of an animation
-costs far more than its page gains (frames × pixels are bounded by
-``BIJI_UPLOAD_MAX_TOTAL_PIXELS``, bytes by ``BIJI_UPLOAD_MAX_BYTES``), and animated AVIF is the
-least supported of the formats. The page serves the original with its size.
+"""The smaller AVIF and WebP copies of a stored image, one per width of :data:`WIDTHS` narrower than
+it, made idempotently; none for animations. Quality figures: docs/performance.md.
 
 May import: :mod:`blog.models`, :mod:`blog.text`.
 """
@@ -178,9 +132,8 @@ def _write(name, data, storage):
 
 
 def make_variants(image_file, storage=default_storage, dry_run=False):
-    """Make the variants of ``image_file`` that are missing or stale, delete those no longer
-    wanted, record them in the row; see the module's docstring. Returns an :class:`Outcome`
-    (a dry run writes nothing and says what it would do)."""
+    """Make the missing or stale variants of ``image_file``, delete unwanted ones and record them.
+    Returns an :class:`Outcome`; a dry run writes nothing."""
     outcome = Outcome()
     name = image_file.name
     original_time = _modified(name, storage)
@@ -219,9 +172,8 @@ def make_variants(image_file, storage=default_storage, dry_run=False):
 
 
 def _encode_missing(image_file, original_time, storage, dry_run):
-    """Open the original once, and encode the variants missing for its actual size (which
-    the row is corrected to). Returns (the variants wanted, [(name, bytes)] of those to
-    write; the bytes are None in a dry run)."""
+    """Open the original once and encode the variants missing for its actual size. Returns (the
+    variants wanted, [(name, bytes or None in a dry run)])."""
     with storage.open(image_file.name, "rb") as stored, Image.open(stored) as image:
         image_file.width, image_file.height = displayed_size(image)
         if getattr(image, "n_frames", 1) > 1:

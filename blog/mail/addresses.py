@@ -1,19 +1,5 @@
-"""What biji accepts as a subscriber's address: one it can deliver to, stored in one spelling.
-
-:func:`normalise_address` takes what a form or a file gives and returns the address to store
-(stripped, its domain lower-cased: the local part may be case-sensitive), or raises
-:class:`InvalidAddress` with a message for the reader. The rule (docs/email.md, "Which
-addresses are accepted"):
-
-* the **local part** (before the last ``@``) is an unquoted dot-atom of ASCII letters, digits
-  and ``! # $ % & ' * + - / = ? ^ _ ` { | } ~``, at most 64 characters, and holds no ``=?``:
-  an RFC 2047 encoded-word (``=?utf-8?q?…?=``) is how a mail program writes a *name* in a
-  header, and no mailbox is called that. Non-ASCII local parts (RFC 6531) are refused: Django's
-  email turns them into encoded-words when it sends, which no server delivers;
-* the **domain** is a name with a dot, in any script (an internationalised name is sent as its
-  ``xn--`` form, which every server takes); no IP literal (``[192.0.2.1]``), no ``localhost``;
-* the whole is at most 254 characters and holds no control character (a CR/LF would end the
-  header it is written into), no invisible formatting character and no space.
+"""What biji accepts as a subscriber's address: one it can deliver to, stored in one spelling; the
+rule is in docs/email.md ("Which addresses are accepted").
 
 May import: nothing of biji's.
 """

@@ -1,36 +1,6 @@
-"""Announcing a note to its subscribers: once, when it is first published.
-
-**When.** The admin announces that the author saved a note published (its change form, and
-the "publish now" action: :data:`blog.models.events.published_by_author`), with the note's
-publication as stored before the change (:func:`stored_publication`, :func:`publication_of`);
-:func:`queue_announcement` reacts (connected by :mod:`blog.reactions`). It is a first
-publication when:
-
-* the note was never announced (``announced_at`` empty: notes published before subscribers
-  existed were marked by migration 0017), and was not live before this change (an edit of a
-  live note is no publication);
-* it is published now, and its time is not more than :data:`BACKDATED` in the past: a note
-  published with an old date (an imported note published again, a re-publication that kept
-  its date, a note dated back) is not news.
-
-Nothing else announces: not an import, a restore, an edit, nor the bulk "Publish" action (it
-publishes the selected notes at the time each already has, imported drafts among them);
-"Return to draft" and "Render again" publish nothing. The author can still send a note by
-hand (:func:`send_by_hand`).
-
-A first publication queues :data:`announce_note` in the same transaction as the save, due at
-the note's publication time (now, or the scheduled time), so the admin never waits for
-10,000 rows and a rolled-back save queues nothing. When it runs, the note must still be
-published, due, unannounced and published at the time it was queued for (a note scheduled
-again, or taken back and published anew, has a task of its own for its new time); the
-"don't email" switch is read then, so it can be turned off until the note comes due.
-
-**Announcing** (:func:`announce`) claims the note (``announced_at``, set even when the switch
-is off: its first publication has passed, so no later one emails it), writes one
-:class:`~blog.models.Delivery` per recipient (:mod:`.recipients`) with its Message-ID fixed,
-in batches, and queues the sending tasks (:mod:`.sending`), :data:`SEND_BATCH` deliveries
-each, all in one transaction: the deliveries and the tasks that send them exist together or
-not at all.
+"""Announcing a note to its subscribers: once, when the author first publishes it (not an import, an
+edit or a backdated note), queued in the save's transaction for the publication time and checked
+again when it runs.
 
 May import: :mod:`blog.models`, :mod:`blog.rendering`, :mod:`blog.text`.
 """
@@ -128,16 +98,14 @@ def announce_note(note_id, published_at):
 
 
 def send_by_hand(note):
-    """The author's "send to subscribers": the note to every subscriber it is for who was not
-    sent it yet (once per address, whenever and however often it is asked), whatever its
-    switch and its past. Returns the deliveries queued."""
+    """The author's "send to subscribers": the note to every subscriber it is for who was not sent
+    it yet, whatever its switch. Returns the deliveries queued."""
     return announce(note, by_hand=True)
 
 
 def announce(note, *, by_hand=False):
-    """Write the note's deliveries and queue their sending; returns how many. Without
-    ``by_hand``, only once per note: a second call (another worker, a task run again) finds
-    it claimed and does nothing."""
+    """Write the note's deliveries and queue their sending; returns how many. Without ``by_hand``
+    only once per note: a second call finds it claimed."""
     with transaction.atomic():
         # The note and its translation, locked in one order (PostgreSQL; SQLite's writes are
         # one at a time already): the two notes of a pair announced at once would each see no

@@ -1,20 +1,5 @@
-"""The confirmation email of a subscription, and the background task that sends it.
-
-The email is written in the interface language the address subscribed in, as plain text and
-HTML (``templates/email/confirm.txt`` and ``confirm.html``), and carries a signed link
-(:mod:`blog.mail.tokens`) to a page where a button confirms: opening the link confirms
-nothing, so a mail provider's link scanner cannot subscribe anybody. The link expires after
-``BIJI_CONFIRM_MAX_AGE`` seconds (three days by default). It is an automatic message
-(``Auto-Submitted: auto-generated``, RFC 3834) and carries no unsubscribe header: nothing is
-sent again unless the link is followed.
-
-It goes out through Django's email API on the background runner (:func:`send_confirmation`,
-queued after the commit by :func:`blog.mail.subscribing.subscribe`, or for many addresses at
-once by :func:`queue_confirmations`), so the form answers at once and the answer is the same
-whether or not a message was sent. A mail server that is away or answers "try again" (4xx)
-is retried with the runner's backoff; a worker killed after the server accepted the message
-and before the task was recorded sends it once more, which is harmless for a confirmation
-(and so is a batch queued twice by a worker killed as it finished).
+"""The confirmation email of a subscription, and the task that sends it. Its link leads to a button,
+so a link scanner subscribes nobody.
 
 May import: :mod:`blog.models`, :mod:`blog.text`.
 """
@@ -93,9 +78,8 @@ def send_confirmation(subscriber_id, wants, series_id, tag_id, language):
 
 @task(retry_on=(OperationalError, InterfaceError))
 def queue_confirmations(requests):
-    """Queue :func:`send_confirmation` for each of ``requests`` (its arguments, each claimed
-    already by :func:`blog.mail.subscribing.request_confirmations`): an import's hundreds of
-    requests cost its page one task, and each address is still sent, and retried, on its own."""
+    """Queue :func:`send_confirmation` for each of ``requests`` (claimed already) in one task; each
+    address is still sent and retried on its own."""
     with transaction.atomic():
         for arguments in requests:
             send_confirmation.enqueue(*arguments)

@@ -1,26 +1,5 @@
-"""A note's stored HTML as mail clients should get it.
-
-The starting point is the feed's (:func:`blog.rendering.feed_html.feed_html`): absolute links
-and images, no "¶" marks, no glossary tooltips, one ``<img>`` per picture. Mail clients then
-need more than feed readers:
-
-* **formulas as TeX.** Gmail and Outlook show no MathML (Gmail drops the elements and would
-  print the tokens' characters run together: "QK⊤d"); Apple Mail and Thunderbird render it.
-  No markup shows MathML to the second group and something else to the first: conditional
-  tricks (an element hidden with ``display:none`` or ``mso-hide``) are read by some clients
-  and not others, and a formula shown twice, or not at all, is worse than one plain form. So
-  every formula is its TeX source, as written, in a ``<code class="math">`` (``$…$``, and
-  ``$$…$$`` on a line of its own for display math): what a technical reader reads in any
-  client, and the note's link is one tap away for the typeset formula;
-* **images no wider than the message** (:data:`MAX_IMAGE_WIDTH`): Outlook sizes an image by
-  its ``width`` attribute and ignores ``max-width``, so a 4000 px photo's attribute is
-  scaled down with its height; the ``alt`` text stays;
-* **styles inline**, done for the whole message by :mod:`.note_email` with css-inline (Gmail
-  drops classes and, in some of its apps, ``<style>``): code keeps Pygments' classes in the
-  stored HTML and gets a Pygments style's colours from them.
-
-Pure functions of the HTML (no ORM).
-"""
+"""A note's feed HTML as mail clients should get it: formulas as their TeX source (Gmail and Outlook
+show no MathML) and images sized by attribute (Outlook ignores ``max-width``)."""
 
 import re
 

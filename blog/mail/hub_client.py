@@ -1,29 +1,5 @@
-"""Telling a WebSub hub that feeds changed: ``hub.mode=publish`` with ``hub.url=<feed>``.
-
-WebSub (W3C, 2018) leaves how a publisher tells its hub to the two of them; what hubs accept
-is PubSubHubbub's publish request (0.3 §7.1, kept by 0.4): a form-encoded POST to the hub's
-URL with ``hub.mode=publish`` and the topic's URL in ``hub.url``. Google's hub
-(pubsubhubbub.appspot.com), Superfeedr and websub.rocks answer ``204`` (or another 2xx).
-
-**One feed per request.** 0.3 lets ``hub.url`` repeat, and Google's hub reads every one, but
-others read one value (a PHP hub's ``$_POST`` keeps only the last of a repeated key; 0.4
-dropped the repetition from the text), and one refused URL would fail the lot without saying
-which. So each feed gets its own small request, all over **one connection** (HTTP/1.1
-keep-alive, reopened if the hub closes it between requests): a dozen feeds cost a dozen
-round trips and one TLS handshake, and each feed's answer is known.
-
-Errors say whether trying later may help, in the background runner's terms
-(:mod:`blog.background.retrying` retries ``ConnectionError`` and ``TimeoutError``):
-
-* the network failing or a timeout (at once: the next feeds would wait as long), a ``5xx`` or
-  ``429`` (once every feed has been tried): :class:`HubUnavailable`, a ``ConnectionError``;
-  the task runs again later, every feed of it (a feed told twice costs the hub one fetch);
-* any other answer (``4xx``, a redirect): :class:`HubRefused`, which would happen again: the
-  task fails at once with the hub's answer in its error, for the author to read.
-
-Uses the standard library's :mod:`http.client` (urllib's :func:`~urllib.request.urlopen`
-opens a connection per request).
-"""
+"""Telling a WebSub hub that feeds changed, one feed per request (many hubs read one ``hub.url``)
+over one connection. :class:`HubUnavailable` is retried; :class:`HubRefused` is not."""
 
 import http.client
 from urllib.parse import urlencode, urlsplit
@@ -44,9 +20,7 @@ class HubRefused(Exception):
 
 def publish(hub, feed_urls, *, timeout=TIMEOUT):
     """Tell ``hub`` that each of ``feed_urls`` changed, one request each over one connection.
-
-    Returns the number of feeds the hub accepted (all of them, or it raises).
-    """
+    Returns the number accepted (all, or it raises)."""
     connection = _connection(hub, timeout)
     path = _request_path(hub)
     unavailable, refused = [], []

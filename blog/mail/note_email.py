@@ -1,26 +1,5 @@
-"""A note as an email: the whole note in HTML and in plain text, one message per subscriber.
-
-:class:`NoteEmail` renders a note once (templates ``email/note.html`` and ``email/note.txt``,
-in the note's language: "Read on the site", "Unsubscribe" are worded as the note is written)
-and :meth:`NoteEmail.message` makes each subscriber's message from it. Only the recipient,
-the unsubscribe link and the Message-ID differ from one message to the next, so 10,000
-messages cost one rendering and one CSS inlining.
-
-* **HTML**: a table layout one column wide (640 px at most), which Gmail, Apple Mail and
-  Outlook all lay out the same; the note as :mod:`.email_html` prepares it; every style
-  inline (css-inline: the template's rules and the Pygments style's, so code is coloured
-  in clients that drop ``<style>``). The site's name, the note's title linking to it, a
-  "Read on the site" link and a visible unsubscribe link. No tracking pixel, no link
-  rewritten: every address is the site's own or the author's.
-* **Text**: the note as a text reader shows its feed entry (:mod:`.plain_text`), with the
-  same links.
-* **Headers**: ``Message-ID`` is the delivery's (stored when it was queued, so a message
-  sent again after a crash is recognisably the same); ``List-Unsubscribe`` with the https
-  link of :func:`blog.mail.urls_for.unsubscribe_url` and ``List-Unsubscribe-Post:
-  List-Unsubscribe=One-Click`` (RFC 8058: a mail client's "Unsubscribe" button POSTs to the
-  link, no cookie, no page); a ``mailto:`` beside it only when ``BIJI_MAIL_UNSUBSCRIBE_MAILTO``
-  names a mailbox someone reads; ``List-Id`` names the site. RFC 8058 also wants a DKIM
-  signature covering these headers: the mail server or provider signs (docs/email.md).
+"""A note as an email, rendered once and varied per subscriber only in recipient, unsubscribe link
+and Message-ID; styles inline, no tracking, RFC 8058 one-click unsubscribe.
 
 May import: :mod:`blog.models`, :mod:`blog.rendering`, :mod:`blog.text`.
 """
@@ -113,9 +92,8 @@ class NoteEmail:
 
 
 def build_note_email(note, delivery=None, *, to=None, connection=None):
-    """The email of ``note``: ``delivery``'s message to its subscriber, or (no delivery) the
-    author's test of it to the addresses ``to``, with a Message-ID of its own and the
-    unsubscribe link of the address if it subscribed, else the subscribe page's."""
+    """The email of ``note``: ``delivery``'s message, or without one the author's test to ``to``,
+    with its own Message-ID."""
     email = NoteEmail(note)
     if delivery is not None:
         return email.message(delivery, delivery.subscriber, connection)

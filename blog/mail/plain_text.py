@@ -1,19 +1,7 @@
-"""A note's feed HTML as the text/plain part of its email.
+"""A note's feed HTML as the text/plain part of its email, through markdownify.
 
-markdownify writes it as Markdown a person reads as text: paragraphs apart, ``## headings``,
-``-`` and ``1.`` lists, ``>`` quotes, tables row by row between ``|``, code between fences
-under its language, formulas in the linear form their text marks give
-(:mod:`blog.rendering.math_text`: "x^2", "QK^⊤/√d"), nothing escaped. What biji adds:
-
-* a link's address after its text (``text <https://…>``, which every mail client makes a
-  link), an image as ``[alt] <https://…>``; a footnote mark as ``[1]``, and no address for
-  footnote marks, the way back from a footnote, or a glossary term;
-* a line break of the source between two Chinese characters is no space (as Chinese is
-  written); elsewhere it is one. No line is wrapped: Chinese has no spaces to wrap at, and
-  mail clients wrap as they show;
-* a task's box as ``[x]`` or ``[ ]``.
-
-Input is HTML this project wrote (sanitised, then :func:`~blog.rendering.feed_html.feed_html`).
+A link's address follows its text; a source line break between Chinese characters is no space; no
+line is wrapped, as Chinese has no spaces to wrap at.
 """
 
 import re

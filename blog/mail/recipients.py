@@ -1,20 +1,5 @@
-"""Who gets a note by email.
-
-A confirmed address (never one pending, unsubscribed or bounced) gets a note when:
-
-* it wants the note's language: a Chinese note reaches Chinese and "both" subscribers, and
-  English-only subscribers only when its English translation is published, as that note;
-* it wants both languages and has not been sent the note's translation: a translated pair
-  reaches a "both" subscriber once, as the first of the two announced. The rule is per
-  address (a Delivery of the other note), not per note: an address that subscribed after the
-  Chinese note went out, or whose other note was never emailed (published before subscribers
-  existed, or with the "don't email" switch), gets the English one;
-* it asked for one series, and the note is in it; it asked for one tag, and the note has it;
-* it has no Delivery of this note yet (an author sending one by hand after its announcement
-  reaches only those who were not sent it).
-
-:func:`recipients` is a queryset of subscriber ids in id order, for streaming
-(``.iterator()``): 10,000 subscribers are never in memory at once.
+"""Who gets a note by email: confirmed addresses that want it and were not sent it or its
+translation, streamed by id.
 
 May import: :mod:`blog.models`.
 """

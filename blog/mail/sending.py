@@ -1,37 +1,5 @@
-"""Sending a note's deliveries, a batch per background task, with a record before and after.
-
-:data:`send_deliveries` takes the ids of up to 200 deliveries (:mod:`.announce` queues them)
-and sends each not yet SENT over one connection to the mail server (Django's ``EMAIL_*``
-settings: SMTP, or a provider's API through django-anymail):
-
-1. the delivery is marked SENDING, its attempts counted, and that is committed;
-2. the message goes to the server, with the Message-ID stored in the delivery;
-3. it is marked SENT (committed), or FAILED with the server's answer.
-
-So a worker killed at any point resends nothing the record says was accepted: the next run
-of the task (the sweep puts it back) sends the QUEUED, SENDING and FAILED ones again. Only a
-kill between the server's acceptance and step 3 sends one message twice, with the same
-Message-ID (docs/email.md).
-
-What fails:
-
-* the server refuses one message or one address (an SMTP reply to it; anymail's
-  "recipients refused"): that delivery is FAILED with the reply, and the batch goes on. A
-  permanent refusal (5xx: no such mailbox, message refused) stays FAILED for good; a
-  temporary one (4xx: mailbox full, try later) is sent again on the task's next run;
-* the server is away, drops the connection or refuses the sender or the login: the batch
-  stops, the delivery at hand is FAILED, the rest stay QUEUED;
-* either way the task then raises :class:`NotAllSent`, and the runner runs it again after a
-  backoff (10 s, then twice as long each time: :data:`ATTEMPTS` runs span about 20 minutes).
-
-A delivery whose address is no longer confirmed (unsubscribed or bounced since the note was
-announced) is deleted unsent. A note taken back (a draft again, or scheduled anew) before its
-batch runs holds the batch, retried like a server that is away: published again within the
-retries, it goes out. A batch whose retries are spent is a FAILED task, its unsent deliveries
-as they were: ``manage.py tasks retry`` runs it again.
-
-Messages are paced at ``BIJI_MAIL_RATE`` a second (per worker; 0: as fast as the server
-takes them): providers and small servers throttle or refuse bursts.
+"""Sending a note's deliveries, a batch per task, each marked SENDING, then SENT or FAILED, so a
+killed worker resends only the one in flight. :class:`NotAllSent` makes the runner retry.
 
 May import: :mod:`blog.models`, :mod:`blog.rendering`, :mod:`blog.text`.
 """

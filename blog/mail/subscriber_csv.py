@@ -1,36 +1,5 @@
-"""Subscriber lists as CSV: biji's own export, and the exports of Ghost, Substack and Mailchimp
-read for an import.
-
-The format is told by the header row (:func:`detect`), never by the file's name:
-
-- **biji**: the columns of :data:`COLUMNS`, which :func:`write` writes (an export imports back
-  as it was).
-- **Ghost** (Members → Export): ``id, email, name, note, subscribed_to_emails,
-  complimentary_plan, stripe_customer_id, created_at, deleted_at, labels, tiers``.
-  ``subscribed_to_emails`` true is a member who receives the newsletter, false one who
-  turned it off.
-- **Substack** (Subscribers → Export): ``email, active_subscription, expiry, email_disabled,
-  created_at``. ``email_disabled`` true is a reader who turned the emails off;
-  ``active_subscription`` true a paying one. The file records no confirmation for a free
-  signup, so only ``active_subscription`` reads as confirmed.
-- **Mailchimp** (Audience → Export: one file per status): ``Email Address, First Name, Last
-  Name, …, MEMBER_RATING, OPTIN_TIME, OPTIN_IP, CONFIRM_TIME, CONFIRM_IP, …`` and then
-  ``LAST_CHANGED`` (subscribed), ``UNSUB_TIME, UNSUB_CAMPAIGN_TITLE, …, UNSUB_REASON``
-  (unsubscribed) or ``CLEAN_TIME, CLEAN_CAMPAIGN_TITLE, …`` (cleaned: addresses that
-  bounced). A subscribed row with a ``CONFIRM_TIME`` confirmed its address.
-- A plain list: one column named ``email`` (or ``Email``), nothing else known.
-
-An address is read as **confirmed only if the file says it confirmed**; a row that says
-nothing is pending (no email goes to it until it confirms). Whether the import may write what
-the file says depends on who imports it (:mod:`.subscriber_import`). Unsubscribed and cleaned rows
-come in as unsubscribed and bounced, so that a later signup from a list's old export cannot
-write to them. Bad rows (no address, an address that is not one, a date that is not one, the
-same address twice) are reported with their line number and skipped; a file that cannot be
-read at all raises :class:`UnreadableFile` with a message for the author.
-
-A cell that a spreadsheet would run as a formula (``=``, ``+``, ``-``, ``@``, a tab or a
-carriage return first) is written with a ``'`` before it, and read back without it.
-"""
+"""Subscriber lists as CSV: biji's own, Ghost's, Substack's and Mailchimp's, told apart by the
+header row. An address is confirmed only if the file says so; formula-like cells are escaped."""
 
 import csv
 import io

@@ -1,21 +1,7 @@
-"""An imported subscriber list written into the database (the file read by
-:mod:`.subscriber_csv`), as far as the importing user's rights go.
+"""An imported subscriber list written into the database, as far as the importing user's rights go.
 
-What a file says is written only where the user may write it (``may_change``: the permission
-to change subscribers; adding them is the caller's check):
-
-* a **new** address comes in *confirmed* only when the file says it confirmed and the user
-  may change subscribers; otherwise it comes in *pending*, and the caller sends it a
-  confirmation request (:attr:`Outcome.to_confirm`): the double opt-in of the site's form. A
-  new address the file says unsubscribed or bounced is recorded so (an old list's
-  unsubscribes are honoured) only by a user who may change subscribers, and left out
-  otherwise;
-* an address **here already** changes only for a user who may change subscribers: turned off
-  when the file says it unsubscribed or bounced, confirmed when it is pending here and the
-  file says it confirmed. An address turned off here is never turned back on by a file.
-
-Each row's fate is counted by kind in :attr:`Outcome.done` and :attr:`Outcome.refused`
-(the constants below), for the report. Nothing is sent here.
+Without ``may_change``, new addresses come in pending and get a confirmation request, and addresses
+here already are not changed. An address turned off here is never turned back on by a file.
 """
 
 from collections import Counter
@@ -68,9 +54,8 @@ class Outcome:
 
 
 def import_reading(reading, *, source, wants, may_change, interface_language=""):
-    """Write ``reading``'s rows as a user who may (``may_change``) or may not change
-    subscribers: ``wants`` for the rows whose file names no language, ``source`` on every
-    new row (biji's own rows keep theirs)."""
+    """Write ``reading``'s rows as a user who may (``may_change``) or may not change subscribers;
+    ``wants`` for rows naming no language, ``source`` on new rows."""
     outcome = Outcome(problems=list(reading.problems))
     now = timezone.now()
     languages = {code for code, _name in settings.LANGUAGES}
@@ -176,9 +161,8 @@ def _confirm(pk, row, now, series, tags, wants):
 
 
 def _pending(row):
-    """``row`` as a new pending address, for a user who may not confirm addresses: what the
-    file says of its confirmation is not written, and its request goes out now (no sending
-    date of the file holds it back)."""
+    """``row`` as a new pending address, its confirmation from the file not written, its request
+    sent now."""
     row.state = SubscriberState.PENDING
     row.confirmed_at = row.confirmation_sent_at = row.unsubscribed_at = None
     row.state_reason = ""

@@ -1,24 +1,5 @@
-"""Subscribing with double opt-in, confirming and unsubscribing: the rules, whoever asks.
-
-Nothing is sent to an address until it confirms from the email it received (the proof that
-whoever asked owns the mailbox), so the form may ask no more of a visitor than the address:
-
-* :func:`blog.mail.addresses.normalise_address` decides what an address is (one biji can
-  deliver to) and how it is stored;
-* :func:`subscribe` records the request (a pending row for a new address) and queues a
-  confirmation, unless one was sent to the address in the last day and the address did not
-  unsubscribe since: however often it is asked, an address receives at most one confirmation
-  a day, and one more after each time it unsubscribes. Its answer says nothing about the
-  address, and callers must answer the same whatever happened (no enumeration);
-* :func:`request_confirmations` does the same for many stored rows at once (an import, the
-  admin's action), each with its own choice;
-* :func:`confirm` applies a confirmation link's choice (from :mod:`blog.mail.tokens`), if the
-  link still stands (:func:`outdated`): only the newest link sent to an address works, and
-  none sent before the address unsubscribed or bounced;
-* :func:`unsubscribe` turns an address off, at once and for good (until it confirms again).
-
-An address already confirmed keeps what it has until it confirms the new choice; an address
-that bounced or complained gets no confirmation (the admin may turn it on again).
+"""Subscribing with double opt-in, confirming and unsubscribing. At most one confirmation a day per
+address, and the same answer whatever happened, so no one learns who subscribed.
 
 May import: :mod:`blog.models`, :mod:`blog.text`.
 """
@@ -70,11 +51,8 @@ def find(address):
 
 
 def subscribe(address, wants, *, series=None, tag=None, language=None, source=FORM_SOURCE):
-    """Record that ``address`` asks for ``wants`` (optionally only one ``series`` or ``tag``)
-    from the interface ``language``, and queue a confirmation after the commit unless one was
-    sent to it in the last :data:`CONFIRMATION_INTERVAL` (:func:`_due`). Returns whether one
-    was queued: callers must not tell the visitor. Raises
-    :class:`blog.mail.addresses.InvalidAddress`."""
+    """Record that ``address`` asks for ``wants`` and queue a confirmation unless one is not due
+    (:func:`_due`). Returns whether one was queued: callers must not tell the visitor."""
     address = normalise_address(address)
     language = interface_language(language)
     choice = {"wants": wants, "series": series, "tag": tag}
@@ -102,8 +80,7 @@ def subscribe(address, wants, *, series=None, tag=None, language=None, source=FO
 
 def _due(now):
     """The rows that may be sent a confirmation ``now``: none sent in the last
-    :data:`CONFIRMATION_INTERVAL`, or none since the address unsubscribed (its old links no
-    longer work, :func:`outdated`, and only the mailbox's owner can unsubscribe)."""
+    :data:`CONFIRMATION_INTERVAL`, or none since the address unsubscribed."""
     return (
         Q(confirmation_sent_at__isnull=True)
         | Q(confirmation_sent_at__lte=now - CONFIRMATION_INTERVAL)
@@ -112,11 +89,8 @@ def _due(now):
 
 
 def request_confirmations(subscribers):
-    """Queue to each of ``subscribers`` (stored rows: an import's new pending addresses, the
-    admin's selection) a confirmation of its own choice, under :func:`subscribe`'s rules: none
-    to an address that bounced, at most one a day (:func:`_due`). Claims and tasks are
-    written together, :data:`CHUNK` addresses a transaction and a task
-    (:func:`blog.mail.confirmation.queue_confirmations`). Returns how many were queued."""
+    """Queue each of ``subscribers`` a confirmation under :func:`subscribe`'s rules, :data:`CHUNK` a
+    transaction. Returns how many were queued."""
     rows = list(subscribers)
     queued = 0
     for start in range(0, len(rows), CHUNK):
@@ -173,11 +147,8 @@ def _queue_confirmation(*arguments):
 
 
 def outdated(choice, subscriber=None):
-    """Why the confirmation link of ``choice`` no longer stands, or None when it does: the
-    address was turned off (unsubscribed, bounced) after the link was sent (:data:`TURNED_OFF`),
-    or a newer link was sent to it since (:data:`SUPERSEDED`: after an unsubscription and a
-    new confirmation, an older link would otherwise work again). ``subscriber``: the row as
-    read now (by default the one the link names)."""
+    """Why the confirmation link of ``choice`` no longer stands (:data:`TURNED_OFF`,
+    :data:`SUPERSEDED`), or None when it does."""
     subscriber = subscriber or choice.subscriber
     signed_at = choice.signed_at
     # A token's time is in whole seconds, rounded down: a link sent in the second of an
@@ -194,10 +165,8 @@ def outdated(choice, subscriber=None):
 
 
 def confirm(choice, language=None):
-    """Confirm the subscription a link's ``choice`` (:class:`blog.mail.tokens.Choice`) names,
-    from the interface ``language``. Returns the subscriber, or None when the link can no
-    longer be honoured (the address, or the series or tag, was deleted since); raises
-    :class:`OutdatedLink` when the link was overtaken (:func:`outdated`)."""
+    """Confirm the subscription a link's ``choice`` names. Returns the subscriber, or None when its
+    row or series or tag is gone; raises :class:`OutdatedLink` (:func:`outdated`)."""
     with transaction.atomic():
         subscriber = Subscriber.objects.select_for_update().filter(pk=choice.subscriber.pk).first()
         series = Series.objects.filter(pk=choice.series_id).first() if choice.series_id else None

@@ -1,18 +1,5 @@
-"""Signed tokens in the links of subscription emails: confirming and unsubscribing.
-
-Both are Django signatures (``SECRET_KEY``, and ``SECRET_KEY_FALLBACKS`` while a key is being
-rotated) under a salt of their own, so a token made for one purpose never passes for the
-other. The salt also names the subscriber's address, and the signed value carries only the
-row's id and the choice being confirmed: the address itself never appears in a URL (server
-logs, a proxy's), and a token stops working when the row is deleted or its address changed.
-
-* A **confirmation** token says what the address asked for (language, series or tag) and
-  when (:func:`blog.mail.subscribing.outdated` compares that with the address's unsubscription
-  and its newest link): it expires after ``max_age`` seconds (``BIJI_CONFIRM_MAX_AGE``), and
-  one dated in the future by more than :data:`CLOCK_SKEW` (a server whose clock ran ahead) is
-  refused too, or it would live longer than it should.
-* An **unsubscribe** token never expires: the one-click links of old emails must keep
-  working (RFC 8058). It stops working when the address is deleted.
+"""Signed tokens in subscription emails' links, salted per purpose and address, carrying only the
+row's id; confirmations expire, unsubscribe links never do (RFC 8058).
 
 May import: :mod:`blog.models`.
 """
@@ -32,9 +19,8 @@ LONGEST_TOKEN = 300  # characters; longer is not ours, and not worth a query
 
 @dataclass(frozen=True)
 class Choice:
-    """What an address asked for when it subscribed: the row, a language and optionally one
-    series or one tag (their ids), and when the link was signed (seconds since the epoch,
-    whole: a link sent before the address unsubscribed no longer confirms it)."""
+    """What an address asked for when it subscribed (row, language, series or tag) and when the link
+    was signed, in whole seconds."""
 
     subscriber: Subscriber
     wants: str

@@ -1,9 +1,5 @@
-"""The absolute links an email carries: confirming a subscription and unsubscribing.
-
-On ``SITE_URL`` (:func:`blog.text.site_url.absolute_url`), so https when the site is: RFC 8058
-wants the one-click unsubscribe URL to be https. Each link opens the site in the interface
-language the address subscribed in (``/…`` Chinese, ``/en/…`` English).
-"""
+"""The absolute links an email carries, on ``SITE_URL`` (RFC 8058 wants https), in the interface
+language the address subscribed in."""
 
 from django.conf import settings
 from django.urls import reverse

@@ -1,21 +1,5 @@
-"""The mail providers' tracking webhooks (django-anymail's views), open only behind a secret.
-
-Without ``ANYMAIL["WEBHOOK_SECRET"]`` anymail's views accept any POST (with a warning), and
-anyone could report a reader's address as bounced and stop their email: so each view here
-answers 404 until the secret is set (the webhooks do not exist). With it, every provider's
-view answers the same way whatever the provider (:func:`guarded`), and never with a 500:
-
-* no HTTP basic auth, or not the secret's (``user:password``, or one of a list of them while
-  it is changed): **400**, checked here before the provider's view is built, so no provider
-  tells an unauthenticated caller whether it is set up;
-* the provider's own signature missing or wrong (Mailgun's, Mandrill's, Postal's…): 400
-  (anymail's own check);
-* a body the provider's parser cannot read: 400;
-* the provider's webhook not set up here (Mailgun without ``MAILGUN_WEBHOOK_SIGNING_KEY``,
-  Amazon SES without boto3…): 404, as without the secret, and an error in the log.
-
-Only tracking webhooks are mounted; biji receives no mail. Mounted at ``anymail/`` by
-``config/urls.py``, outside the language prefixes; the page cache never answers a POST.
+"""The mail providers' tracking webhooks, 404 until ``ANYMAIL["WEBHOOK_SECRET"]`` is set (or anyone
+could mark a reader bounced), and then 400, never 500, on a bad request.
 
 May import: nothing of biji's.
 """

@@ -1,22 +1,6 @@
-"""A mail provider's bounces and complaints turn addresses off (django-anymail's webhooks).
-
-Each provider posts its events to anymail's view for it (``/anymail/<provider>/tracking/``,
-:mod:`blog.mail.webhook_urls`), which checks the shared secret (HTTP basic auth,
-``ANYMAIL["WEBHOOK_SECRET"]``), reads the provider's format and sends anymail's ``tracking``
-signal with one normalised event per recipient. :func:`turn_off_refused_address` (connected
-by :mod:`blog.reactions`) turns the recipient's subscription off when the event says its
-mailbox will not take biji's email:
-
-- a **hard bounce** (the provider's soft bounces, a full mailbox or a greylisting server,
-  are left for the next note to try: :data:`SOFT_BOUNCE`), or a message the provider
-  **rejected** because the address is invalid or bounced before: state *bounced*;
-- a **spam complaint**: state *bounced* ("bounced or complained"), nothing more is sent;
-- an **unsubscribe** the provider recorded (its own link, a suppression): *unsubscribed*.
-
-Matched by the recipient's address (any case); only an address still on (pending or
-confirmed) changes, so the first reason an address stopped is the one kept. Delivered, opened
-and clicked events are ignored: biji tracks no reader.
-"""
+"""A mail provider's hard bounces, rejections and complaints turn addresses off, and its
+unsubscribes unsubscribe them (django-anymail's ``tracking`` signal). Soft bounces and delivery,
+open and click events are ignored."""
 
 from anymail.signals import EventType, RejectReason
 from django.db.models import Q

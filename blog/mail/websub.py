@@ -1,35 +1,5 @@
-"""WebSub: feed readers hear of a note at once instead of at their next poll.
-
-With a hub configured (``settings.BIJI_WEBSUB_HUB``), every feed names it and itself
-(:mod:`blog.public.feeds.websub`), readers subscribe to a feed at the hub, and biji tells the
-hub when a feed changed; the hub fetches it and pushes the new entries. Without one, nothing
-here runs: no query, no task, no request.
-
-When the hub is told (the receivers, connected by :mod:`blog.reactions`):
-
-* a note saved published, whatever saved it (the admin, "publish now", the bulk action, an
-  import, a restored revision): its feeds, after the commit. A save naming only fields no feed
-  shows (``update_fields``: a re-render, the email's ``announced_at``) tells nothing: hubs
-  pass on new and changed entries, and a re-render is neither;
-* a note saved with a publication time still to come: a ping queued to run at that time (the
-  note appears in the feeds with no save then). Rescheduled, the old ping finds the note's
-  time moved and leaves it to the new one; saved again for the same time, no second ping is
-  queued;
-* a tag given to a published note: its feeds, the tag's among them;
-* :func:`ping_hub_for`, for any other moment (the email's announcement calls it: inside the
-  same transaction as a save it adds nothing).
-
-Drafts, a note returned to draft or deleted, and renamed tags, series or site settings tell
-nothing: the entry is gone or only its labels changed, which hubs do not pass on, and readers
-see it at their next poll. So does ``QuerySet.update()``, which sends no signal.
-
-Each transaction queues at most one task for what is due now, whatever it changed (an import
-of 200 notes: one task, each feed once), after the commit, so a rolled-back change pings
-nothing; the feeds are worked out when the task runs (:mod:`.websub_feeds`), from what the
-database says then. The task (:func:`ping_hub`) is retried by the background runner when the
-hub is away (:mod:`.hub_client`), up to :data:`MAX_ATTEMPTS` runs (10 s, 20 s, … 640 s apart
-with the default ``BIJI_TASK_RETRY_DELAY``: about 20 minutes in all). A ping sent twice is
-harmless: the hub fetches the feed and finds nothing new.
+"""WebSub: a note saved published pings the hub once per transaction after the commit (a scheduled
+one at its time), so feed readers hear of it at once. Without a hub nothing runs.
 
 May import: :mod:`blog.models`, :mod:`blog.text`.
 """
@@ -77,12 +47,8 @@ def hub():
 
 @task(max_attempts=MAX_ATTEMPTS)
 def ping_hub(note_ids, due=None):
-    """Tell the hub that every feed showing one of ``note_ids`` (published now) changed.
-
-    ``due``: the publication time a deferred ping was queued for (ISO 8601); notes whose time
-    has moved since are left to the ping queued for their new time. Returns the number of
-    feeds the hub took.
-    """
+    """Tell the hub that every feed showing one of ``note_ids`` changed; ``due``: the publication
+    time a deferred ping was queued for. Returns the number of feeds the hub took."""
     if not hub():
         return 0
     if due is not None:

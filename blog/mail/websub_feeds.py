@@ -1,21 +1,6 @@
-"""Which feeds show a note: the topics a hub is told changed when the note did.
-
-The scopes are those of :mod:`blog.public.feeds` (one RSS and one Atom URL each), read with
-the same rules, from what the database says now:
-
-* the site's feed: every published note;
-* a language's feed: the notes the lists of that interface show (a translated pair once, in
-  that language; a note with no version in it in its own, unless the site settings leave such
-  notes out): :meth:`~blog.models.notes.NoteQuerySet.in_interface`;
-* a tag's and a series' feed: their published notes.
-
-A feed entry also shows a notice when its note is behind its translation
-(:mod:`blog.public.translation_notice`), so a note's change can change the entries of its
-other version: the feeds of both are named.
-
-The URLs are absolute on ``SITE_URL``, as each feed names itself (``rel="self"``): a hub
-matches a ping to its subscriptions by that exact URL.
-"""
+"""Which feeds show a note, with the rules of :mod:`blog.public.feeds`, from what the database says
+now. Both versions' feeds are named (an entry shows its translation's notice). URLs are absolute, as
+a hub matches a ping by the feed's exact ``rel="self"`` URL."""
 
 from django.db.models import Q
 from django.urls import NoReverseMatch, reverse

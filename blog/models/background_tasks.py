@@ -1,9 +1,5 @@
-"""The background runner's tasks as the admin's queue page lists them.
-
-A proxy of django-tasks-db's task result: no table of its own, but a place in biji's admin
-and a permission, "Can view background task", that lets staff other than superusers see
-the queue (:mod:`blog.authoring.task_queue`).
-"""
+"""The background runner's tasks as the admin's queue page lists them: a proxy of django-tasks-db's
+result, for its permission "Can view background task"."""
 
 from django.utils.translation import gettext_lazy as _
 from django_tasks_db.models import DBTaskResult

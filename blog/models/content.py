@@ -6,11 +6,8 @@ from django.utils.translation import gettext_lazy as _
 
 
 class ContentVersion(models.Model):
-    """One row (pk=1), read and bumped through :mod:`blog.caching.version`, never directly.
-
-    ``value`` grows by one after every committed change of a note, tag, series, page, the site
-    settings or the navigation; ``changed_at`` is when it last did.
-    """
+    """One row (pk=1), read and bumped through :mod:`blog.caching.version` only: ``value`` grows by
+    one after every committed change a reader could see."""
 
     value = models.BigIntegerField(_("version"), default=1)
     changed_at = models.DateTimeField(_("changed"), auto_now_add=True)
@@ -24,12 +21,8 @@ class ContentVersion(models.Model):
 
 
 class PartVersion(models.Model):
-    """The version of one part of what readers see (``note:12``, ``tag:3``, ``notes``, ``site``:
-    :mod:`blog.caching.parts`), read and moved through :mod:`blog.caching.version`.
-
-    ``version`` is a random number, new at every change: never the same for two states of the
-    part, whatever was restored or deleted.
-    """
+    """The version of one part of what readers see (:mod:`blog.caching.parts`): a random number, so
+    never the same for two states of the part, whatever was restored or deleted."""
 
     name = models.CharField(_("part"), max_length=64, primary_key=True)
     version = models.BigIntegerField(_("version"))

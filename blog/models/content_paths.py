@@ -1,11 +1,5 @@
-"""The paths readers find content at, as the public layer names them.
-
-The public URLs are :mod:`blog.public.urls`'s, and no layer below it names one: that module
-says which of its URLs shows which kind of content (:func:`provide`, as Django loads the
-URLconf), and the models ask by kind ("note", "tag", "series", "page", "glossary"): a path
-from a slug (:func:`path`, through :mod:`blog.text.slug_urls`, so a link costs a look-up,
-not a ``reverse()``), the glossary's path, and which kind of content a resolved URL shows
-(:func:`kind_of`).
+"""The paths readers find content at: the public URLconf says which URL shows which kind
+(:func:`provide`) and the models ask by kind, so no lower layer names a public URL.
 
 May import: :mod:`blog.text`.
 """

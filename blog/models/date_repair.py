@@ -1,12 +1,5 @@
-"""Times that slipped in before they were checked, brought back into the range pages can show.
-
-A note dated year 1 before :mod:`blog.text.date_range` existed is stored by PostgreSQL as
-``0001-12-31 BC``, which Python cannot read: every query that loads it fails, the admin's note
-list (its date hierarchy reads the earliest date) included, so the author cannot repair it
-there. :func:`clamp_out_of_range_times` moves such times to the nearest bound, in SQL, without
-reading them: a note dated year 1 is then dated 1 January 1970, and a note scheduled for year
-10000 is scheduled for the last moment of 2200, visible in the admin and easy to correct.
-"""
+"""Times stored out of range, moved to the nearest bound in SQL without reading them: PostgreSQL
+keeps year 1 as ``0001-12-31 BC``, which Python cannot load."""
 
 from django.apps import apps
 from django.db import DEFAULT_DB_ALIAS, models
@@ -15,11 +8,8 @@ from blog.text.date_range import PUBLICATION
 
 
 def clamp_out_of_range_times(using=DEFAULT_DB_ALIAS, registry=apps):
-    """Move every date and time of biji's models outside 1970-2200 to the nearest bound.
-
-    ``registry`` is the app registry: a data migration passes its historical ``apps``.
-    Returns {"app_label.model.field": rows changed} for the fields that had any.
-    """
+    """Move every date and time of biji's models outside 1970-2200 to the nearest bound, with
+    ``registry`` the app registry (a migration's ``apps``). Returns rows changed per field."""
     low, high = PUBLICATION.bounds()
     changed = {}
     for model in registry.get_app_config("blog").get_models():

@@ -1,9 +1,5 @@
-"""What domain operations announce that no model signal can say.
-
-A model's signals say that a row was saved or deleted, by anything: the admin, an import, a
-restore, the runner's own saves. Some consequences follow only an act of the author, which a
-saved row cannot tell from the others; those operations send one of these events, and
-:mod:`blog.reactions` lists what follows each, beside the model signals.
+"""Domain events that no model signal can say: acts of the author, which a saved row cannot tell
+from an import. :mod:`blog.reactions` lists what follows each.
 
 May import: nothing of biji.
 """

@@ -1,15 +1,5 @@
-"""The glossary: the terms a bilingual writer keeps consistent across notes and translations.
-
-A term has a form in each language (either may be absent: "tensor core" often stays English),
-other accepted spellings per language, a short Markdown definition in each language, whether
-Chinese text may keep the English form, and the notes that explain it. Readers meet it on the
-glossary pages and in notes (the first use of a term in each section is marked, in the render
-step: :mod:`blog.rendering.terms`); the editor checks a translation's terms against it; search
-looks for every form of a term in either language.
-
-:class:`TermUse` records which notes use which terms (derived on render), for the glossary's
-"notes that use it" and for re-rendering exactly those notes when a term changes.
-"""
+"""The glossary: terms with forms, variants and definitions per language, kept consistent across
+notes. :class:`TermUse` records which notes use which terms, so a change re-renders only those."""
 
 import re
 
@@ -129,9 +119,8 @@ class Term(RenderedMarkdownMixin, models.Model):
         return self.definition_en_html or self.definition_zh_html
 
     def forms(self, language):
-        """The forms text in ``language`` may use for the term: its own name and variants;
-        in Chinese also the English ones when the term keeps its English form or has no
-        Chinese one."""
+        """The forms text in ``language`` may use for the term: its name and variants, and in
+        Chinese the English ones when it keeps them or has no Chinese form."""
         english = [self.english, *split_variants(self.english_variants)] if self.english else []
         english += [] if self.english else split_variants(self.english_variants)
         chinese = [self.chinese, *split_variants(self.chinese_variants)] if self.chinese else []
@@ -156,9 +145,8 @@ class Term(RenderedMarkdownMixin, models.Model):
         return [(field, form) for field, form in forms if form]
 
     def clashes(self):
-        """Forms of this term that another term has already, in either language, as a name or
-        a variant: [(field, form, the other term)], one per form. Two terms with one form would
-        mark and search it as either, and the glossary would list it twice."""
+        """Forms of this term another term has already: [(field, form, the other term)]. A shared
+        form would be marked and searched as either."""
         mine = {}
         for field, form in self.typed_forms():
             mine.setdefault(form.casefold(), (field, form))

@@ -1,15 +1,5 @@
-"""Images biji stores, with the smaller copies it makes of them for screens of every width.
-
-An :class:`ImageFile` row is written when an image enters biji (an editor upload, a cover, an
-import) with the size of the stored file. Its :attr:`~ImageFile.variants` are made later, on the
-background runner (:mod:`blog.images.variants`): each is a width (never wider than the image)
-in one modern format, stored beside the original. Until they exist, and for any that is
-missing, a page serves the original, which always exists.
-
-The render step reads these rows to turn a body's ``<img>`` of a stored image into a
-``<picture>`` (:mod:`blog.rendering.pictures`): sizes and variants come from here, never from
-the author's Markdown.
-"""
+"""Images biji stores, with their sizes and variants, which the render step reads to make a
+``<picture>``: sizes never come from the author's Markdown."""
 
 from typing import NamedTuple
 
@@ -25,10 +15,8 @@ class ImageFileQuerySet(models.QuerySet):
     def pictures_for(self, names):
         """``{name: KnownImage}`` for the stored images among ``names``, in one query.
 
-        A variant whose file is gone is left out, so a page never names a missing file: the
-        original stands in for it until ``manage.py imagevariants`` makes it again. Checking
-        costs one stat per variant (six at most per image), in the render step, never per
-        request.
+        A variant whose file is gone is left out, so a page never names a missing file (one stat per
+        variant, at render time).
         """
         found = {}
         for name, width, height, variants in self.filter(name__in=names).values_list(
@@ -70,14 +58,9 @@ class Pictured(NamedTuple):
 
 
 def with_pictures(html, *, cover=None, cover_alt="", using=DEFAULT_DB_ALIAS):
-    """The render step's images (:mod:`blog.rendering.pictures`): the body's images that biji
-    stored, and the ``cover`` (a note's ImageField file), with their sizes and variants,
-    looked up in one query (none when the body names no stored image and there is no cover).
-
-    A cover not yet written to the storage (a new upload, during the save that writes it)
-    has no name to point at yet: ``cover_html`` stays empty and the page shows the plain
-    cover until the background runner renders the note again (its variants' task does).
-    """
+    """The render step's images: the body's stored images and the ``cover``, with their sizes and
+    variants, in one query. A cover not yet written has no name: ``cover_html`` stays empty until
+    the variants' task renders the note again."""
     media_url = settings.MEDIA_URL
     cover_name = cover.name if cover and getattr(cover, "_committed", True) else ""
     names = pictures.media_names(html, media_url) | ({cover_name} if cover_name else set())

@@ -1,9 +1,5 @@
-"""An import run from the admin: who imported what, when, how far it is, and its report.
-
-The upload page stores the archive and this row, and enqueues the import
-(:mod:`blog.porting.tasks`); the worker fills in the progress and the report. The admin
-shows the row while it runs (refreshing itself) and lists past runs, read-only.
-"""
+"""An import run from the admin: who imported what, when, how far it is, and its report; the worker
+fills it in (:mod:`blog.porting.tasks`)."""
 
 from django.conf import settings
 from django.db import models

@@ -13,17 +13,8 @@ CONTENT_MODELS = {"note": "blog.Note", "page": "blog.Page"}
 
 
 class LegacyPath(models.Model):
-    """A path the content had on its previous site, e.g. ``/2025/08/17/flashattention/``.
-
-    A 404 on the public site looks the path up (:mod:`blog.public.legacy_redirects`) and redirects
-    to the note or page. Import also matches a re-imported file by its old path, so a note
-    whose slug the author changed after importing is updated, not duplicated.
-
-    An old path never stands for a note's or page's own address (:func:`content_at`): an
-    import does not keep one, and the redirect ignores one that became an address later (a
-    note created with that slug), published or not: a draft's address answers 404 to readers,
-    and a redirect there would take the address over until the draft is published.
-    """
+    """A path the content had on its previous site: a 404 there redirects, and a re-import matches
+    by it. Never a note's or page's own address (:func:`content_at`)."""
 
     path = models.CharField(
         _("old path"),
@@ -69,12 +60,8 @@ class LegacyPath(models.Model):
 
 
 class ImportedMedia(models.Model):
-    """A file an import stored, by the SHA-256 of the bytes it read.
-
-    Editor uploads get a random name (:func:`blog.images.uploads.store_image`), so importing the
-    same folder twice would store every image twice and rewrite every body. With this, a second
-    import finds the file already stored and the note comes out unchanged.
-    """
+    """A file an import stored, by the SHA-256 of its bytes, so importing the same folder twice
+    stores nothing twice and leaves the notes unchanged (uploads get random names)."""
 
     sha256 = models.CharField(max_length=64, unique=True)
     name = models.CharField(max_length=300, help_text=_("The stored file's name in MEDIA_ROOT."))

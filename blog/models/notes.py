@@ -32,10 +32,8 @@ class Status(models.TextChoices):
 class NoteQuerySet(models.QuerySet):
     def published(self):
         """The one published rule: published status and a publication time not in the future.
-
-        Every list, feed, sitemap, search, count and previous/next link goes through here,
-        so a scheduled note appears everywhere the moment its time comes.
-        """
+        Everything readers see goes through it, so a scheduled note appears everywhere when its time
+        comes."""
         return self.filter(status=Status.PUBLISHED, published_at__lte=timezone.now())
 
     def for_listing(self):
@@ -43,13 +41,9 @@ class NoteQuerySet(models.QuerySet):
         return self.select_related("series").prefetch_related("tags")
 
     def in_interface(self, language, *, others=True):
-        """The language rule of every list: a note and its translation are one entry.
-
-        In the interface ``language`` a translated pair appears once, as the version in that
-        language; a note with no published version in it appears in its own language (the
-        list marks it), unless ``others`` is False, which leaves such notes out. Apply it
-        after :meth:`published`: the versions it looks for are the published ones.
-        """
+        """The language rule of every list: a translated pair is one entry, in the interface
+        ``language``; a note with no version in it appears in its own unless ``others`` is False.
+        Apply after :meth:`published`."""
         return self.filter(in_interface(language, others=others))
 
 
@@ -283,9 +277,8 @@ class Note(RenderedMarkdownMixin, models.Model):
 
     @property
     def shows_toc_box(self):
-        """The contents box above the body: the note has two headings or more (a box naming
-        one heading only repeats it), and the author did not place ``[TOC]`` in the body
-        already."""
+        """The contents box: two headings or more (one would only repeat it), and no ``[TOC]`` in
+        the body."""
         return self.toc_html.count("<li") >= 2 and 'class="toc"' not in self.body_html
 
     @property
@@ -325,9 +318,8 @@ class Note(RenderedMarkdownMixin, models.Model):
         self._share_series_with_translation()
 
     def _check_date_range(self):
-        """Dates every supported database stores and every page can show
-        (:mod:`blog.text.date_range`). ``updated_at`` is not checked: save() sets it to now, and
-        an import's edit time is checked where it is read."""
+        """Dates every database stores and every page can show (:mod:`blog.text.date_range`);
+        ``updated_at`` is set by save()."""
         errors = {}
         if message := PUBLICATION.error(self.published_at):
             errors["published_at"] = message
@@ -355,13 +347,8 @@ class Note(RenderedMarkdownMixin, models.Model):
         )
 
     def _share_series_with_translation(self):
-        """A translation stands at its original's place in the series.
-
-        A note linked to a translation and left out of any series takes the translation's
-        series and position; a note placed in a series brings its translation along when saved
-        (:func:`blog.models.translations.save_note`), which must then find that position free
-        in its own language.
-        """
+        """A translation stands at its original's place in the series: a note outside any series
+        takes its translation's series and position."""
         other = self.linked_translation()
         if other is None:
             return
@@ -383,9 +370,8 @@ class Note(RenderedMarkdownMixin, models.Model):
             )
 
     def _hash_blocks(self, update_fields) -> bool:
-        """Hash the body's blocks as it is saved; True when the hashes changed. New hashes are
-        a change of what the note says (whitespace outside code is not one), dated for the
-        notice on its translation."""
+        """Hash the body's blocks as it is saved; True when the hashes changed, dated for the notice
+        on its translation."""
         if update_fields is not None and "body" not in update_fields:
             return False
         if "body" not in self.__dict__:  # deferred: not being changed
@@ -424,9 +410,8 @@ class Note(RenderedMarkdownMixin, models.Model):
         self.excerpt = make_excerpt(self.summary) if self.summary.strip() else rendered.excerpt
 
     def _with_terms(self, html):
-        """The body with the glossary's terms marked (unless the author switched it off), and
-        the terms it uses remembered for save() (marked or not, they are used). Only the
-        page's HTML: the search text, excerpt and parallel blocks stay the text."""
+        """The body with the glossary's terms marked (unless switched off), the terms used
+        remembered for save(). Only the page's HTML: the search text and excerpt stay the text."""
         from blog.models.term_matching import mark_terms  # it looks the glossary up
 
         marked, self._rendered_term_ids = mark_terms(

@@ -4,24 +4,9 @@ from blog.rendering import RenderRefused, render_blocks, render_markdown
 
 
 class RenderedMarkdownMixin:
-    """For models that store what their Markdown renders to.
-
-    A model names its Markdown sources in ``markdown_fields`` and what is derived from them in
-    ``derived_fields``, and fills the latter in :meth:`fill_derived_fields`.
-
-    * ``save()`` renders when a Markdown source changed since the object was loaded (or
-      rendered), so the HTML is never behind the text;
-    * :meth:`render` renders again and stores the derived fields alone: ``updated_at`` does
-      not move, so a renderer upgrade (``manage.py rerender``) changes no date a reader sees
-      and revokes no share link;
-    * :meth:`render_ahead` does the slow part (the Markdown, within the bounds of
-      :mod:`blog.rendering.budget`) before a write transaction opens: the save inside it finds
-      the result memoised. A text the renderer refuses raises
-      :class:`~blog.rendering.RenderRefused` with ``field`` naming its field.
-
-    ``fill_derived_fields`` renders each source with :meth:`render_field` (and
-    :meth:`render_field_blocks`), which name the field in a refusal.
-    """
+    """For models that store what their ``markdown_fields`` render to (``derived_fields``).
+    ``save()`` renders when a source changed; :meth:`render` stores the derived fields alone, so
+    ``updated_at`` does not move; :meth:`render_ahead` renders before a transaction opens."""
 
     markdown_fields: tuple[str, ...] = ()
     derived_fields: tuple[str, ...] = ()

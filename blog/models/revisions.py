@@ -1,29 +1,6 @@
-"""Revisions of notes, pages and glossary terms: what is versioned, how a revision is recorded,
-restored.
-
-The admin's history, diff and restore pages are :mod:`blog.authoring.history`.
-
-Why django-reversion rather than django-simple-history:
-
-* it records only inside ``reversion.create_revision()`` blocks, so biji decides what a
-  revision is: an author's save in the admin, a bulk action, an import, a restore — never a
-  re-render (``Note.render()``) or a search-index write;
-* one revision groups every object of one save: the note *and* its tags at that moment
-  (``follow=("tags",)``), with the user and a comment, where simple-history writes one row
-  per model per save into a mirror table and handles taggit's through model poorly;
-* its tables are its own (no historical copy of every blog model to migrate with each field
-  change), and reading a version back is ``Version.field_dict``.
-
-Its own admin (``VersionAdmin``) reverts with raw saves, which would store the old HTML as it
-was and put ``updated_at`` back in time (breaking share links and edit conflicts). Restoring
-here sets the author's fields on the current object and calls ``save()``: the Markdown is
-rendered again, ``updated_at`` moves, and the restore is itself a new revision.
-
-Bulk actions and imports record revisions with :func:`recording`::
-
-    with recording(request.user, "Imported from Hugo"):
-        note.save()
-"""
+"""Revisions of notes, pages and glossary terms with django-reversion, which records only inside
+``create_revision()``, so biji decides what a revision is. Restoring calls ``save()``, not a raw
+revert, so the Markdown renders again and ``updated_at`` moves."""
 
 import copy
 from contextlib import contextmanager
@@ -66,11 +43,8 @@ RESTORED_FIELDS = {
 
 
 def version_of(obj) -> str:
-    """The edit version of ``obj``: its ``updated_at`` in microseconds, "" before saving.
-
-    Every author's save moves it (the admin form, bulk actions, a restore, an import); a
-    re-render does not. Edit conflicts compare it (:mod:`blog.authoring.conflicts`).
-    """
+    """The edit version of ``obj``: its ``updated_at`` in microseconds, "" before saving. An
+    author's save moves it, a re-render does not; edit conflicts compare it."""
     updated = getattr(obj, "updated_at", None)
     if obj.pk is None or updated is None:
         return ""
@@ -102,12 +76,8 @@ def register_models():
 
 @contextmanager
 def recording(user=None, comment="", manual=False):
-    """A revision for every versioned object saved inside the block (nested: the outer one).
-
-    A note's version holds its tags as they are when it is added to the revision: at its
-    ``save()``. Code that sets tags *after* saving passes ``manual=True`` and calls
-    ``reversion.add_to_revision(note)`` once the tags are set (as the admin and restores do).
-    """
+    """A revision for every versioned object saved inside the block (nested: the outer one). Tags
+    set after ``save()`` need ``manual=True`` and ``reversion.add_to_revision(note)`` once set."""
     with reversion.create_revision(manage_manually=manual):
         if user is not None and getattr(user, "is_authenticated", False):
             reversion.set_user(user)
@@ -129,12 +99,8 @@ def latest_version(obj):
 
 
 def versions_since(obj, edit_version, limit=10):
-    """The versions of ``obj`` saved after its edit version ``edit_version`` (newest first):
-    what other saves did since a form was opened at it.
-
-    A revision is dated when its block ends, after the save it records, so the date alone
-    would count the opened version's own revision too: its stored ``updated_at`` (kept to
-    the millisecond) is not after the opened version."""
+    """The versions of ``obj`` saved after its edit version ``edit_version``, newest first. Compared
+    by stored ``updated_at``, not the revision's date, which falls after its own save."""
     if not str(edit_version).isdigit():
         return []
     opened = datetime(1970, 1, 1, tzinfo=UTC) + timedelta(microseconds=int(edit_version))
@@ -163,9 +129,8 @@ def tag_names(version):
 
 
 def render_version_ahead(obj, version):
-    """Render what restoring ``version`` on ``obj`` renders, now, before :func:`restore`'s
-    transaction opens. Returns why the renderer refuses it (a version older than the render
-    bounds may), or None."""
+    """Render what restoring ``version`` on ``obj`` renders, before :func:`restore`'s transaction.
+    Returns why the renderer refuses it, or None."""
     ahead = copy.copy(obj)
     stored = version.field_dict
     for field in RESTORED_FIELDS[type(obj)]:

@@ -1,20 +1,6 @@
-"""The search index's rows: one :class:`SearchDocument` per note, of folded text.
-
-The rows are derived data, written only by :mod:`blog.search.index` (never in the admin or a
-form) from :func:`blog.search.text.build_document`. Each database's own index over them is
-created by migration ``0004_searchdocument``, not declared in ``Meta.indexes``, because
-``Meta.indexes`` apply to every database:
-
-* **SQLite**: FTS5 tables kept in step with this table by triggers (external content):
-  ``blog_search_fts`` (trigram tokenizer) over ``text``, for terms of three characters or
-  more; ``blog_search_head``, the same over ``title`` and ``tags``, for ranking; and
-  ``blog_search_grams`` (``unicode61``) over the three n-gram columns, for one- and
-  two-character terms, which the trigram tokenizer cannot look up. A schema change of this
-  model on SQLite rebuilds the table and so drops the triggers: recreate them as 0004 does.
-* **PostgreSQL**: pg_trgm GIN indexes (``GinIndex(..., opclasses=["gin_trgm_ops"])``) over
-  ``text`` and ``grams`` for matching, and over ``title``, ``tags``, ``title_grams`` and
-  ``tag_grams`` for ranking; ``LIKE '%term%'`` (``__contains``) uses them.
-"""
+"""The search index's rows, written only by :mod:`blog.search.index`. Each database's index over
+them is migration 0004's, not ``Meta.indexes`` (FTS5 with triggers, or pg_trgm); a schema change of
+this model on SQLite drops the triggers."""
 
 from django.db import models
 

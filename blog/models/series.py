@@ -1,12 +1,5 @@
-"""Placing a note in a series (the note and its translation move together), and how the
-parts readers see are counted.
-
-One rule counts a series' parts everywhere readers meet it (a note's "Part 6 of 6", the series
-box, the series page, the share card): a part's number is its position as the author set it,
-and the total is the highest number of a part readers can see. A part not out yet (a draft, a
-scheduled note) leaves its number missing below that total, said as "still to come", never
-counted in nor renumbered around: numbers stay what feeds, emails and cards already said.
-"""
+"""Placing a note in a series with its translation, and counting parts: a part's number is its
+position, so a part not out yet is "still to come", never renumbered around."""
 
 from dataclasses import dataclass
 

@@ -1,13 +1,5 @@
-"""Secret share links: let someone read a draft or a scheduled note before it goes live.
-
-A token signs the note's primary key *and* its ``updated_at``, so any edit of the note revokes
-every link made before it; links also expire after ``settings.BIJI_PREVIEW_MAX_AGE`` seconds
-(seven days by default). A token dated in the future (signed by a server whose clock ran
-ahead) is refused too, beyond ``CLOCK_SKEW`` seconds: its age would otherwise stay negative and
-the link would outlive its seven days by however far the clock was wrong. The token carries
-only the timestamp and the signature: the rest of the signed value is rebuilt from the note
-itself, which keeps share URLs short.
-"""
+"""Secret share links to drafts: the token signs the note's pk and ``updated_at``, so an edit
+revokes it; it expires after ``BIJI_PREVIEW_MAX_AGE``."""
 
 import time
 

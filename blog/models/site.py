@@ -115,9 +115,8 @@ class SiteSettings(RenderedMarkdownMixin, models.Model):
 
     @classmethod
     def load(cls, using=DEFAULT_DB_ALIAS):
-        """The settings from the database, with their links in ``navigation_links``; unsaved
-        defaults when the row does not exist yet. Pages read the per-version copy instead
-        (:func:`blog.caching.site_settings`)."""
+        """The settings from the database with ``navigation_links``, or unsaved defaults. Pages read
+        :func:`blog.caching.site_settings` instead."""
         site = cls.objects.using(using).filter(pk=1).first() or cls(pk=1)
         site.navigation_links  # noqa: B018  (loaded now, so a copy of the settings holds them)
         return site

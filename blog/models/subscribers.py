@@ -1,12 +1,7 @@
 """Email subscribers and what was sent to them.
 
-A :class:`Subscriber` is one address with what it wants (a language, optionally one series or
-one tag) and where it stands (pending until it confirms, confirmed, unsubscribed, bounced). A
-:class:`Delivery` is one note sent to one subscriber: written before the message goes out and
-again after, with a Message-ID fixed when it is written, so that a worker stopped mid-send and
-started again sends nothing the mail server already accepted.
-
-Deleting a subscriber deletes their deliveries: nothing of theirs is kept.
+A :class:`Delivery` is written before its message goes out and again after, with its Message-ID
+fixed, so a worker restarted mid-send resends nothing already accepted.
 """
 
 from django.db import models

@@ -26,11 +26,8 @@ class TagManager(NaturalKeyManager):
     def resolve(self, names):
         """Tags for names typed by an author, in order, without repeats; new ones are created.
 
-        Either language's name finds a tag. A new name with Chinese characters becomes the
-        Chinese name only (the English one stays empty), so the tag admin lists it under
-        "needs a name in the other language". Two requests creating the same new tag at once
-        both get it: the loser of the race finds the winner's row instead of failing on the
-        unique name.
+        A new name with Chinese characters becomes the Chinese name only. Of two requests creating
+        the same tag at once, the loser finds the winner's row.
         """
         tags = []
         for name in names:
@@ -58,11 +55,8 @@ class TagManager(NaturalKeyManager):
 
 
 class Tag(BilingualNameMixin, TagBase):
-    """A tag with an English name (taggit's ``name``), a Chinese name and an ASCII slug.
-
-    Authors type either name into a note's tag field; :class:`BilingualTaggableManager`
-    resolves both to the same tag.
-    """
+    """A tag with an English name (taggit's ``name``), a Chinese name and an ASCII slug; either name
+    finds it."""
 
     # Empty for a tag typed in Chinese until the author names it in English; unique when
     # set (the constraint below), where taggit's own field is unique and required.
@@ -152,25 +146,16 @@ class TaggedNote(TaggedItemBase):
 
 
 def set_tags(note, tags):
-    """Give ``note`` exactly these :class:`Tag` instances.
-
-    taggit's own ``set()`` compares tags by English ``name``, which is empty for every tag
-    still waiting for one, so it would take two such tags for the same; clearing and adding
-    again compares them by primary key.
-    """
+    """Give ``note`` exactly these :class:`Tag` instances, by primary key: taggit's ``set()``
+    compares English names, which tags still waiting for one share."""
     note.tags.set(tags, clear=True)
 
 
 class NoteTags(_TaggableManager):
     """``note.tags``: taggit's manager, removing tags by primary key.
 
-    A subclass of ``_TaggableManager`` given as ``TaggableManager(manager=…)`` is taggit's
-    documented way to change its manager (its API page; the underscore notwithstanding); what
-    it does here uses no other part of taggit.
-
-    taggit's ``remove()`` matches tags by English ``name`` (a :class:`Tag` given is compared
-    through ``str()``), so a tag still waiting for its English name could never be removed,
-    and one named in the interface's other language neither.
+    taggit's ``remove()`` matches by English ``name``, so a tag without one could never be removed.
+    ``TaggableManager(manager=…)`` is taggit's documented way to change it.
     """
 
     def remove(self, *tags):
@@ -194,12 +179,8 @@ class NoteTags(_TaggableManager):
 
 
 class BilingualTaggableManager(TaggableManager):
-    """taggit's field, finding typed tags by either name (see :meth:`TagManager.resolve`).
-
-    The admin's tag field hands over the names the author typed; they are resolved here
-    rather than by taggit, which only knows the English ``name``. Code that tags notes passes
-    :class:`Tag` instances, or names through ``Tag.objects.resolve()``.
-    """
+    """taggit's field, finding typed tags by either name (:meth:`TagManager.resolve`), where taggit
+    knows only the English ``name``."""
 
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("manager", NoteTags)

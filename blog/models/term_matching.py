@@ -1,19 +1,5 @@
-"""The glossary's terms marked in notes as they render, and which notes use which terms.
-
-:func:`mark_terms` is the note's render step for terms (``Note.fill_derived_fields`` calls
-it): the glossary's :class:`~blog.rendering.terms.TermMatcher` for the note's language marks
-the sanitised body. The matcher is built from the terms once per process and glossary state:
-each render asks the database only for the glossary's version (its count and latest change,
-one query), so ``manage.py rerender`` of 10,000 notes builds it once, and a term changed in
-another process is seen by the next render here (one changed in this process drops the
-built matchers at once: :func:`forget`).
-
-:func:`store_term_uses` makes a note's :class:`~blog.models.TermUse` rows the terms its text
-uses (after the note is saved), writing only the rows that change.
-
-A change of the glossary re-renders the notes it concerns in the background
-(:mod:`blog.background.term_rerender`).
-"""
+"""The glossary's terms marked in notes as they render, with a matcher built once per process and
+glossary version, and which notes use which terms."""
 
 import hashlib
 from dataclasses import dataclass
@@ -98,11 +84,8 @@ def _entry(term, language) -> TermEntry:
 
 
 def mark_terms(html, language, using="default") -> tuple[Marked, set[int] | None]:
-    """``html`` with the glossary's terms marked, and the ids of the terms it uses (None when
-    the glossary is empty: then no note uses a term, and there is nothing to store).
-
-    The last few are kept by HTML and glossary version: a save marks once, before its
-    transaction (``render_ahead``), and its validation and write find the result."""
+    """``html`` with the glossary's terms marked, and the ids of the terms used (None for an empty
+    glossary). The last few results are kept, so a save marks once (``render_ahead``)."""
     built = glossary(language, using)
     key = (using, language, built.version, hashlib.blake2b(html.encode()).digest())
     marked = _marked.get(key)

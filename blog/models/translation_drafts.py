@@ -1,12 +1,6 @@
-"""Starting a translation: a draft in the other language, linked to the note it translates.
-
-The draft holds what there is to translate, copied from the original (title, summary, body,
-cover description, source attribution), and what the two versions share: tags, the series
-and position ("part 2" in both languages) and the cover image, referenced rather than
-copied (the same file, as the images in the body are the same URLs). Its slug is the
-original's with the language after it (``cuda-warp-scheduling-en``, as in the demo), which
-the author may still change before publishing.
-"""
+"""Starting a translation: a draft in the other language, linked to the note it translates, with its
+text copied and its tags, series place and cover shared; its slug is the original's with the
+language after it."""
 
 from django.db import transaction
 
@@ -47,12 +41,9 @@ def render_translation_ahead(original):
 
 @transaction.atomic
 def start_translation(original):
-    """Create and return the draft translating ``original`` (a saved note).
-
-    Raises :class:`TranslationExists` when either note of a pair already links the two. When
-    the series position is held in the other language by another note, the draft stays out
-    of the series (``draft.series_id`` is None) for the author to place.
-    """
+    """Create and return the draft translating ``original``; raise :class:`TranslationExists` if
+    linked already. If its series position is taken in the other language, it is left out of the
+    series."""
     # Locked: two clicks at once make one translation, not two.
     original = Note.objects.select_for_update().get(pk=original.pk)
     existing = original.linked_translation()

@@ -1,23 +1,5 @@
-"""Which note of a translated pair is behind the other, and bringing it back in line.
-
-Each note of a pair remembers the other's block hashes (:mod:`blog.text.blocks`) as they were
-when it was last in line with it (``Note.synced_hashes``). It is **behind** when the other's
-hashes now differ: the other's text changed since — not its title, its tags or a re-render,
-and not whitespace outside code. Either note can be behind, or both. ``synced_hashes == ""``
-means the pair was never compared from this side, and the note is never behind.
-
-The state changes in four ways, all here:
-
-* a pair is formed (:func:`pair_formed`): both notes are in line with each other, except a
-  translation just started from its original (:func:`blog.models.translation_drafts`), which
-  is in line with the original while the original does not follow the draft being written;
-* the author saves a note (:func:`after_edit`): the other note falls behind by itself, unless
-  the author says the edit needs no translation (a small fix) or brings this note in line;
-* "brought in line" (:func:`bring_in_line`) records the other's hashes now, as a revision;
-* an import or a restore sets ``synced_hashes`` as the file or the revision says.
-
-Hashes, unlike revision ids, survive export, import and backup, so "behind" does too.
-"""
+"""Which note of a translated pair is behind the other: each keeps the other's block hashes from
+when it was last in line. Hashes survive export, import and backup."""
 
 from django.db.models import BooleanField, Case, F, OuterRef, Q, Subquery, Value, When
 from django.db.models.functions import Coalesce
@@ -60,8 +42,7 @@ def is_original_of(other, note) -> bool:
 
 def pair_formed(note, other, *, both_ways=True):
     """``note`` and ``other`` became a pair: ``note`` is in line with ``other`` and, unless
-    ``both_ways`` is False, ``other`` with ``note`` (else ``other`` does not follow ``note``:
-    never compared). Both get their parallel blocks."""
+    ``both_ways`` is False, ``other`` with ``note``."""
     note.synced_hashes = other.block_hashes
     _store(note)
     if both_ways:
@@ -78,12 +59,10 @@ def pair_formed(note, other, *, both_ways=True):
 
 
 def after_edit(note, previous_hashes, *, needs_translation=True, in_line=False):
-    """The author saved ``note``, whose blocks were ``previous_hashes`` (a string, as stored)
-    before the edit.
+    """The author saved ``note``, whose blocks were ``previous_hashes`` before the edit.
 
-    ``in_line``: the author brought ``note`` in line with its other version in this edit.
-    Either that or ``needs_translation=False`` (a small fix) keeps the other note in line, if
-    it was in line with the text before the edit; otherwise the other falls behind.
+    ``in_line`` or ``needs_translation=False`` keeps the other note in line if it was; otherwise it
+    falls behind.
     """
     other = note.linked_translation()
     if other is None:

@@ -1,17 +1,5 @@
-"""A translated pair: a note and its translation, one in each language, one work.
-
-The link is stored on either note (``Note.translation``; :attr:`Note.counterpart` reads both
-sides). Two rules span both notes, and live here rather than in ``Note.save()``, which writes
-only the note's own row:
-
-* a note has one translation at most: linking A to B drops any other link to or from A or B;
-* a pair stands at one place in its series: the translation follows its original's series and
-  position ("Part 2 of 5" in both languages).
-
-The admin, the importers and the demo call :func:`save_note` (a note edited as a whole) or
-:func:`link_translation`; :func:`blog.models.series.place_in_series` moves a note and its
-translation together.
-"""
+"""A translated pair's two rules, which span both notes and so are not in ``Note.save()``: one
+translation per note, one place in the series (:func:`save_note`, :func:`link_translation`)."""
 
 from django.db import transaction
 
@@ -23,12 +11,9 @@ from blog.text.bilingual import contents_title
 
 @transaction.atomic
 def save_note(note, *, both_ways_in_line=True, **save_kwargs):
-    """Save a note edited as a whole (a form, an import) and keep its pair's rules: the link it
-    carries becomes the only one, and its translation follows it in the series.
-
-    A pair this save forms starts in line (:func:`blog.models.translation_sync.pair_formed`):
-    both ways, or only ``note`` with its translation when ``both_ways_in_line`` is False.
-    """
+    """Save a note edited as a whole (a form, an import) with its pair's rules: its link becomes the
+    only one and its translation follows it in the series. A pair formed here starts in line
+    (``both_ways_in_line``)."""
     before = _counterpart_pk(note)
     release_other_links(note)
     note.save(**save_kwargs)
@@ -58,9 +43,8 @@ def link_translation(note, other):
 
 
 def render_ahead_as_pair(*notes):
-    """Render what ``notes`` render once they are a translated pair (each body, and its blocks
-    for the parallel view) now, before a transaction opens, so that their saves inside it find
-    the renders memoised. A text the renderer refuses is left for its save to report."""
+    """Render ``notes`` as a translated pair now, before a transaction opens, so their saves find
+    the renders memoised; a refusal is left for the save."""
     for note in notes:
         try:
             note.render_field("body", contents_title(note.language))

@@ -1,9 +1,5 @@
-"""Each running background worker's heartbeat: who it is, what it takes, when it was last seen.
-
-The worker (:mod:`blog.background.heartbeat`) writes its row every few seconds and deletes
-it when it stops cleanly; a row whose last sighting is old is a worker that was killed or
-is stuck. ``manage.py tasks``, the admin's queue page and its "no worker" notice read them.
-"""
+"""Each running background worker's heartbeat row: who it is, what it takes, when last seen. An old
+row is a worker killed or stuck."""
 
 from django.db import models
 from django.utils.translation import gettext_lazy as _

@@ -1,7 +1,4 @@
-"""Site-wide template context, lazily: nothing is loaded unless a template uses it.
-
-Feeds and other template renders that never show the site's chrome pay nothing.
-"""
+"""Site-wide template context, lazily: renders that never show the site's chrome load nothing."""
 
 from django.utils.functional import SimpleLazyObject
 

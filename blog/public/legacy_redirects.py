@@ -1,17 +1,5 @@
-"""Old URLs keep working: a 404 whose path an import recorded becomes a permanent redirect.
-
-Only 404 responses are looked at, so a normal page costs nothing; the lookup is one indexed
-query. A path leading to a draft or an unpublished page stays a 404: an old URL must not
-reveal what is not public yet. A path that is a note's or page's own address (published or
-not, e.g. a draft created after the import with that slug) is never redirected: the address
-belongs to that content (:func:`blog.models.imported.content_at`).
-
-The redirect is a 301, so search engines move the old URL's standing to the note, but it is
-kept by browsers and shared caches for :data:`MAX_AGE` only, not for ever (a 301 without
-``Cache-Control`` is cached indefinitely): an old path removed or pointed elsewhere in the
-admin, or a note unpublished, reaches every reader within a day. Old links are followed once
-by most readers, so a longer lifetime would save little.
-"""
+"""Old URLs keep working: a 404 at a path an import recorded becomes a 301, cached only for
+:data:`MAX_AGE` so a change in the admin reaches readers. Only 404s are looked at."""
 
 from django.http import HttpResponsePermanentRedirect
 from django.utils.cache import patch_cache_control

@@ -49,14 +49,8 @@ class ContentSecurityPolicyMiddleware:
 
 
 class URLLocaleMiddleware(LocaleMiddleware):
-    """The public site's language comes from its URL alone: ``/…`` is Chinese, ``/en/…`` English.
-
-    Django's LocaleMiddleware marks every unprefixed response ``Vary: Accept-Language``, which
-    splits what a cache or CDN can share, although with ``prefix_default_language=False`` the
-    language of such a URL never depends on it. Here neither header nor cookie changes a public
-    response, feeds and sitemap included. The admin instead follows the author's browser
-    language (or the language cookie), which Django would pin to the default language.
-    """
+    """The public site's language comes from its URL alone, without LocaleMiddleware's ``Vary:
+    Accept-Language``, which splits shared caches; the admin follows the browser."""
 
     def process_request(self, request):
         if request.path_info.startswith(admin_prefix()):

@@ -1,18 +1,5 @@
-"""The sitemap: published notes, tags and series with published notes, published pages, the
-section indexes and the glossary. URLs are absolute on ``settings.SITE_URL``
-(:func:`blog.text.site_url.absolute_url`, the joiner the pages and feeds use), whatever Host
-asked.
-
-``/sitemap.xml`` is a sitemap index (:func:`index`) naming one sitemap per section
-(``/sitemap-notes.xml``, …), each served by Django's ``sitemap`` view in pages of at most
-:attr:`SiteURLSitemap.limit` URLs (``?p=2``…): a crawler, and the page cache, handle a
-bounded page whatever the size of the blog. Each entry of the index carries the newest
-``lastmod`` of the URLs on that very page (the glossary's excepted: :class:`GlossarySitemap`).
-
-A note is listed once, in the interface of its own language (its translation is listed as a
-note of its own); indexes, tags, series, pages and the glossary (its page and each term's) are
-listed in every interface language with hreflang alternates.
-"""
+"""The sitemap: an index of one sitemap per section, each paged at :attr:`SiteURLSitemap.limit` URLs
+so every page is bounded, absolute on ``SITE_URL``, with hreflang alternates."""
 
 import functools
 from urllib.parse import urlsplit
@@ -37,13 +24,8 @@ def newest(dates):
 
 
 class SiteURLSitemap(Sitemap):
-    """Locations are exactly :func:`absolute_url` of each item's path.
-
-    Django writes ``protocol://domain`` + ``location(item)``: the scheme and host come from
-    SITE_URL, and :meth:`location` returns the rest of ``absolute_url(path)``, the SITE_URL
-    path prefix included (once, whether or not ``reverse()`` already added it). Subclasses
-    give the path in :meth:`path`.
-    """
+    """Locations are exactly :func:`absolute_url` of each item's path, the ``SITE_URL`` prefix
+    included once; subclasses give the path in :meth:`path`."""
 
     # URLs per sitemap page: well under the protocol's 50,000, so that building one page
     # stays cheap (a page is rendered in one go on a cache miss).
@@ -169,11 +151,8 @@ class SectionSitemap(BilingualSitemap):
 
 
 class GlossarySitemap(BilingualSitemap):
-    """The glossary page (dated by its newest term) and each term's page.
-
-    One page whatever the glossary holds (25,000 terms in two languages fit in the protocol's
-    50,000 URLs), named in the index without a ``lastmod``: the terms' dates are on the page
-    itself, and reading them for the index would cost it a query of its own."""
+    """The glossary page and each term's page: one sitemap page whatever the glossary holds, named
+    in the index without a ``lastmod``, which would cost a query."""
 
     changefreq = "monthly"
     priority = 0.4
@@ -239,11 +218,8 @@ def page_lastmods(sitemaps):
 @cache_control(public=True, max_age=3600)
 @x_robots_tag
 def index(request, sitemaps=SITEMAPS):
-    """``/sitemap.xml``: every page of every section's sitemap, with its ``lastmod``.
-
-    Django's own index view names the sitemaps on the host the request came to; this one on
-    ``SITE_URL``, like every URL inside them. Sections with nothing published are left out.
-    """
+    """``/sitemap.xml``: every page of every section's sitemap with its ``lastmod``, on ``SITE_URL``
+    rather than the request's host (as Django's view does)."""
     entries = []
     for section, lastmods in page_lastmods(sitemaps).items():
         location = absolute_url(reverse("sitemap-section", kwargs={"section": section}))

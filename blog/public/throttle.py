@@ -1,15 +1,6 @@
-"""At most so many requests in a window, counted in the cache: the subscribe form's limits.
-
-A counter per what requests are counted by (a client network, an email address), created
-with the window as its lifetime by the first request and incremented atomically by each
-(``add`` then ``incr``: atomic on Redis and in a process's memory), so concurrent requests
-cannot slip past the limit together. Keys hold a digest, not the address itself.
-
-Without ``REDIS_URL`` each worker process counts on its own; while the cache server is away
-nothing is counted (the request is let through, as a cache outage costs speed, not pages):
-the limits that must hold whatever happens are kept in the database by the code they
-protect (one confirmation a day per address: :mod:`blog.mail.subscribing`).
-"""
+"""At most so many requests in a window, counted atomically in the cache (``add``, ``incr``): the
+subscribe form's limits. With the cache away nothing is counted; what must hold is in the database
+(:mod:`blog.mail.subscribing`)."""
 
 import hashlib
 import logging

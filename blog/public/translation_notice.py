@@ -1,20 +1,5 @@
-"""The reader's notice on a note whose translation changed since it was last brought in line.
-
-A note behind its published other version (:func:`blog.models.translation_sync.is_behind`)
-carries one sentence under its title, and at the top of its feed entry: which version changed
-and when, with links to that version and to the pair's parallel view. The sentence is in the
-note's own language, whatever the interface or the feed is in: it speaks about the text it
-stands above, and is read with it.
-
-Markup: a plain paragraph carrying the note's ``lang``, in the note's header right after the
-title. Not a live region: it is there when the page loads, so a screen reader meets it once,
-in reading order, after the heading; a region or an ``aria-label`` would make some of them say
-it (or its label) a second time.
-
-The date is the other version's ``text_changed_at``, written as each language writes a day in
-running text ("2026 年 11 月 2 日", "2 November 2026"); numbers only in Chinese, so it needs
-no translation catalogue.
-"""
+"""The notice on a note whose translation changed since it was last brought in line, in the note's
+own language: a plain paragraph, not a live region, so a screen reader says it once."""
 
 from django.utils import dateformat, formats, timezone, translation
 from django.utils.html import escape, format_html
@@ -46,13 +31,8 @@ def parallel_path(note, other) -> str | None:
 
 
 def translation_notice(note, other, *, in_feed=False) -> str:
-    """The notice's HTML, or "" when ``note`` needs none.
-
-    On a page (``in_feed=False``) the links are paths: the other version in its own language's
-    interface (as the page's translation link), the parallel view in the reader's. In a feed
-    entry they are absolute, and the parallel view is in the note's language, as the entry's
-    own link.
-    """
+    """The notice's HTML, or "" when ``note`` needs none; its links are paths on a page and absolute
+    in a feed entry (``in_feed``)."""
     if not shows_notice(note, other):
         return ""
     with translation.override(other.language):

@@ -1,18 +1,5 @@
-"""The rendering pipeline: Markdown → sanitised HTML, pure functions, no ORM.
-
-What the author previews and what readers get come from the same call:
-:func:`render_markdown` (the body, its table of contents, plain text, excerpt, word count and
-reading time), :func:`render_preview` (the editor's preview, the same HTML) and
-:func:`render_blocks` (the body block by block, for the parallel view). Inside:
-
-* :mod:`.budget`: the bounds every render is held to (size, CPU time, memory), and
-  :class:`RenderRefused` past one;
-* :mod:`.markdown`: Python-Markdown with pymdown-extensions, Pygments, heading anchors;
-* :mod:`.mathml`, :mod:`.spacing`, :mod:`.a11y`: biji's own Markdown extensions;
-* :mod:`.sanitizer`: the nh3 allowlist every rendered HTML passes through;
-* :mod:`.math_text`: how a formula reads as text (feeds, search text, excerpts);
-* :mod:`.pictures`: the images biji stored as sized ``<picture>`` elements (after sanitising);
-* :mod:`.feed_html`: the stored HTML rewritten for feed readers.
+"""The rendering pipeline: Markdown → sanitised HTML, pure functions, no ORM; the preview and the
+page come from the same call, held to :mod:`.budget`'s bounds.
 
 May import: :mod:`blog.text` only.
 """

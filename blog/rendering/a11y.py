@@ -1,10 +1,5 @@
-"""Accessibility touches on the Markdown tree, before sanitising.
-
-A task list item's checkbox gets the item's text as its label: pymdownx.tasklist emits a bare
-``<input type="checkbox" disabled>`` followed by the text, which assistive technology announces
-as an unlabelled checkbox. Wrapping both in ``<label>`` names it with what the author wrote, in
-the note's own language.
-"""
+"""Accessibility touches on the Markdown tree, before sanitising: a task list's checkbox is wrapped
+in a ``<label>`` with the item's text, as pymdownx.tasklist leaves it unlabelled."""
 
 import xml.etree.ElementTree as etree
 

@@ -1,27 +1,5 @@
-"""A note's stored HTML as feed readers should get it.
-
-Feed readers show an entry apart from its page, and terminal readers turn it into text:
-
-* no "¶" permalink marks after headings (they only make sense on the page);
-* every link into the note itself (footnotes, headings) points at the note's URL, not at
-  the feed's: ``#fn-1`` becomes ``https://…/notes/x/#fn-1``; other relative links and images
-  are made absolute on the site;
-* math once, and readable as text: the MathML stays for readers that render it, carrying
-  text-only marks (:mod:`blog.rendering.math_text`) so that a text converter reads
-  "6.7×10^7" and "QK^⊤/√d" rather than "6.7×107" and "QK⊤/d"; the TeX source moves from the
-  ``<annotation>`` element, which text converters print as a second copy of the formula,
-  into the ``alttext`` attribute MathML defines for it;
-* display math is a paragraph of its own: text readers that know no ``<div>`` (newsboat)
-  would glue the formula to the text around it, a code block's language label included;
-  display math inside a paragraph gets line breaks around it;
-* glossary terms (:mod:`blog.rendering.terms`) without their tooltips: a feed reader shows
-  no tooltip, and would print the definition in the middle of the sentence. The term's text
-  stays, as a link to the glossary (absolute, like every link);
-* one image per image: a ``<picture>`` (:mod:`blog.rendering.pictures`) becomes its
-  ``<img>``, the original (JPEG, PNG, GIF or WebP as uploaded, which every reader shows) at
-  an absolute URL, with its width and height; no ``<source>``. A feed reader or a mail client
-  fetches an image once and keeps it: the AVIF and WebP variants are for browsers.
-"""
+"""A note's stored HTML for feed readers: no "¶", absolute links, formulas readable as text once
+(:mod:`.math_text`), terms without tooltips, one ``<img>`` of the original per picture."""
 
 import re
 from html import escape, unescape

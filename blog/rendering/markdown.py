@@ -1,15 +1,5 @@
-"""Markdown → sanitised HTML, table of contents, plain text and CJK-aware text statistics.
-
-Pure functions, no ORM: models call :func:`render_markdown` on save and store the result; the
-admin preview calls :func:`render_preview`, which is the very same pipeline.
-
-Pipeline: Python-Markdown with pymdown-extensions (fenced code highlighted by Pygments into CSS
-classes with a language label, tables, footnotes, task lists, admonitions, ``??? details``,
-``~~strike~~``, ``[TOC]``, unicode heading ids) and :mod:`blog.rendering.mathml` (TeX → MathML) →
-:func:`blog.rendering.sanitizer.sanitize_html` (nh3 allowlist, lazy images, rel on external links).
-
-Counting and excerpts live in :mod:`blog.text.stats`.
-"""
+"""Markdown → sanitised HTML, table of contents, plain text and statistics: Python-Markdown with
+pymdown-extensions and Pygments, :mod:`.mathml`, then the sanitizer."""
 
 from __future__ import annotations
 
@@ -122,9 +112,8 @@ def _titled_toc(html: str, title: str) -> str:
 
 
 def render_markdown(text: str, toc_title: str = "Contents") -> Rendered:
-    """Render ``text``. ``toc_title`` heads the author's ``[TOC]``, in the text's language.
-
-    Within the bounds of :mod:`blog.rendering.budget`: raises :class:`RenderRefused` past one."""
+    """Render ``text``, ``toc_title`` heading ``[TOC]``; raises :class:`RenderRefused` past a bound
+    of :mod:`blog.rendering.budget`."""
     return render_bounded("markdown", _render_markdown, text or "", str(toc_title))
 
 
@@ -151,13 +140,10 @@ _BLOCK_SEPARATOR = "<div>biji-parallel-block-separator</div>"
 
 
 def render_blocks(text: str, toc_title: str = "Contents") -> list[list[str]]:
-    """The body's blocks (:func:`blog.text.blocks.split_blocks`) rendered one by one, as
-    ``[kind, hash, html]`` for the parallel view of a translated pair.
+    """The body's blocks rendered one by one, as ``[kind, hash, html]`` for the parallel view.
 
-    Rendered as one document with a separator between blocks, not block by block, so that
-    what spans blocks still works: heading ids stay unique, reference links and footnotes find
-    their definitions (the footnotes' list ends the last block). Bounded as
-    :func:`render_markdown` is.
+    Rendered as one document with separators, so heading ids stay unique and references and
+    footnotes find their definitions. Bounded as :func:`render_markdown` is.
     """
     return render_bounded("blocks", _render_blocks, text or "", str(toc_title))
 

@@ -1,29 +1,6 @@
-"""How a formula reads as text: MathML with marks that only text readers see.
-
-Whatever turns HTML into text without knowing MathML (html2text, newsboat, our own plain text
-for search and excerpts) prints the characters of a formula's tokens one after the other:
-"6.7 × 10⁷" reads "6.7×107", "QK⊤/√d" loses its √, "∑ with i=1 below and n above" reads
-"∑i=1n". :func:`with_text_marks` adds what the layout says and the characters do not:
-
-    <semantics><mrow></mrow><annotation encoding="text/plain">^(</annotation></semantics>
-
-A MathML renderer shows only the first child of ``<semantics>`` (here an empty row, which
-MathML Core counts as space-like, so neither spacing nor operator forms change); a text
-converter prints the annotation's text in place. The formula looks the same where MathML is
-rendered and reads unambiguously where it is not. The TeX annotation is left alone.
-
-How a formula reads (a linear form, as people type math in plain-text mail):
-
-* scripts: ``x^2``, ``e^(−x)``, ``t_i``, ``t_i^load``, ``∑_(i=1)^n``, ``lim_(x→0)``; a subscript
-  of letters and digits only is a label and needs no brackets: ``t_launch``, ``a_ij``;
-* fractions ``a/b``, ``(a+b)/(2n)``, bracketed when a letter is beside them: ``(1/2)x``;
-* roots ``√d``, ``√(x+1)``, ``(x+1)^(1/3)``; a matrix row by row: ``(a, b; c, d)``;
-* a space around relations (``=``, ``≤``, ``∈``, ``→``…) and after commas outside scripts,
-  for an explicit space (``\\,``, ``\\quad``) and between a script and a letter after it;
-* accents stay as drawn (``Õ`` reads "O~"): they are not operations.
-
-Input is the sanitised HTML this project stores: well-formed, every element closed.
-"""
+"""How a formula reads as text: :func:`with_text_marks` adds ``<semantics>`` pairs that show an
+empty row to MathML renderers and a linear form to text converters (``x^2``, ``∑_(i=1)^n``,
+``(a+b)/(2n)``), which would otherwise run a formula's tokens together."""
 
 from __future__ import annotations
 
@@ -179,11 +156,8 @@ def _bracketed(kids: list[_Element]) -> bool:
 
 
 def _reads_as_one(node: _Element, label: bool = False, fraction: bool = False) -> bool:
-    """Whether ``node`` reads as one unit after "^", "_" or "/" (else it gets brackets).
-
-    A ``label`` (a subscript) may be a run of letters and digits; a ``fraction``'s part may
-    be a scripted unit or a function's application: "T_1/T_p", "S(p)/p".
-    """
+    """Whether ``node`` reads as one unit after "^", "_" or "/" (else it gets brackets): "t_launch",
+    "T_1/T_p", "S(p)/p"."""
     node = _core(node)
     if node.tag in _TOKENS or node.tag == "msqrt" or _is_accent(node):
         return True

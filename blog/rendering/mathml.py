@@ -1,24 +1,6 @@
-"""TeX math rendered to MathML on the server, as a Python-Markdown extension.
-
-Readers get math without client-side JavaScript: ``latex2mathml`` turns TeX into presentation
-MathML, which every current browser renders. The TeX source rides along as an
-``<annotation encoding="application/x-tex">`` so it can be copied, searched and read by
-assistive technology.
-
-Syntax (pandoc's rules, so prices in prose stay prose):
-
-* inline ``$…$`` – the opening ``$`` must be followed by a non-space, the closing ``$`` preceded
-  by a non-space and not followed by a digit: "costs $5 and $10" is not math. ``\\$`` is a
-  literal dollar sign.
-* inline ``\\(…\\)``
-* display ``$$…$$`` and ``\\[…\\]``: a paragraph of its own becomes
-  ``<div class="math-display"><math display="block">``; inside running text it is a
-  ``<math display="block">`` in place.
-
-Code spans and code blocks are left alone (the backtick pattern and fenced/indented code run
-first). TeX that latex2mathml cannot convert never raises: it is shown as
-``<code class="math-error">`` with the source, so the author sees what to fix in the preview.
-"""
+"""TeX math to MathML on the server (latex2mathml), keeping the TeX as an annotation. Inline ``$…$``
+follows pandoc's rules, so "costs $5 and $10" stays prose; unconvertible TeX shows as ``<code
+class="math-error">``."""
 
 from __future__ import annotations
 
@@ -92,12 +74,9 @@ _OPENING = {"(", "[", "{"}
 
 
 def _functions_before_brackets(math):
-    """``\\max(a, b)``, ``\\operatorname{softmax}(x)``: latex2mathml makes the name an
-    operator (``<mo>max</mo>``), which browsers space like "+", so a gap opened before the
-    bracket; TeX sets a function name right against it. A named operator before an opening
-    bracket becomes the identifier it is (``<mi>``, upright), as ``\\sin`` already is. Before
-    anything else (``\\max x``) it keeps its operator space. Also drops the backslash
-    latex2mathml leaves on ``\\arg``."""
+    """``\\max(a, b)``: latex2mathml makes the name an ``<mo>``, spaced like "+"; before an opening
+    bracket it becomes an upright ``<mi>``, as TeX sets it. Also drops the backslash left on
+    ``\\arg``."""
     for parent in math.iter():
         children = list(parent)
         for child, after in zip(children, [*children[1:], None][: len(children)], strict=True):

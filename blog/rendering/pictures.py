@@ -1,36 +1,6 @@
-"""Images biji stored, in the sanitised HTML, as pictures a browser picks the right size of.
-
-The render step hands :func:`with_pictures` the body's HTML and what it knows of the images
-it names (:class:`KnownImage`: the stored size and the variants made so far, from
-:class:`blog.models.ImageFile`). Each ``<img src="/media/<name>">`` of a known image becomes::
-
-    <picture>
-      <source type="image/avif" srcset="…-480.avif 480w, …-960.avif 960w, <original> 4000w"
-              sizes="(min-width: 46rem) 44rem, calc(100vw - 2rem)">
-      <source type="image/webp" srcset="…" sizes="…">
-      <img src="<original>" alt="…" width="4000" height="3000" loading="lazy" decoding="async">
-    </picture>
-
-* The original is the largest candidate of each ``srcset`` and the ``<img>`` fallback: it
-  always exists, so a browser never asks for a file that is not there, and a variant missing
-  at render time is simply left out (the models check the files).
-* ``width``/``height`` are the stored image's (their ratio when the author set one of them),
-  so the browser keeps the image's room while it loads: nothing shifts.
-* ``loading="lazy" decoding="async"`` on every image but the first of the body, which may be
-  in view; a note with a cover image (which comes first on the page) passes
-  ``eager_first=False``. The cover itself is eager (:func:`cover_picture`).
-* ``sizes`` is the note column of ``static/css/site.css``: ``.wrap`` is ``--measure`` (44rem)
-  wide plus 1rem of padding on each side, so the column is 44rem from a 46rem viewport and the
-  viewport less 2rem below it. Images in lists or quotes are narrower; ``sizes`` is an upper
-  bound, which only costs a few bytes.
-* Images biji did not store (remote, or not in the table) keep their ``<img>`` as the
-  sanitizer left it. A known image without variants gets its size, not a ``<picture>``.
-
-This runs after the sanitizer, on HTML it produced, and only for images biji stored: the
-author's own ``<picture>``, ``<source>``, ``srcset`` and ``sizes`` never pass the sanitizer,
-so every variant a page names was made by biji.
-
-Feeds and emails (:func:`without_pictures`) get one ``<img>`` of the original back.
+"""Stored images in the sanitised HTML as ``<picture>`` elements with AVIF and WebP ``srcset``, the
+original the fallback, ``width`` and ``height`` set and all but the first lazy. It runs after the
+sanitizer, so every variant named was made by biji.
 
 Pure functions, no ORM; may import :mod:`blog.text` only.
 """

@@ -1,22 +1,5 @@
-"""The HTML allowlist every stored body goes through (nh3), and a small start-tag rewriter.
-
-Policy, in short:
-
-* Prose, structure, tables, code, images, links, details/summary, footnotes, disabled task-list
-  checkboxes and presentation MathML are kept; everything executable or form-like is removed
-  (script/style and their content, event handlers, style attributes, iframes, object/embed,
-  forms and controls, svg, base/meta/link), as are comments.
-* URLs: http, https, mailto and relative URLs only (no javascript:, data:, vbscript:).
-* ``class`` only from fixed lists per tag (Pygments token classes, highlight/admonition/
-  footnote/toc/task-list/math classes); ``id`` only on headings, footnote ``li``/``sup`` and a
-  few containers, and only when it looks like an anchor; ``rel`` only with known link types.
-* After cleaning, in a deterministic pass: every ``<img>`` gets ``loading="lazy"
-  decoding="async"``, every checkbox becomes ``type="checkbox" disabled`` (keeping
-  ``checked``; any other ``<input>`` is dropped), and links to absolute http(s) URLs get
-  ``rel="noopener noreferrer"``. This is not left to nh3's ``set_tag_attribute_values`` and
-  ``link_rel``: the former emits attributes in hash order (stored HTML must be stable) and
-  the latter would put rel on internal links too.
-"""
+"""The nh3 allowlist every stored body goes through, and a deterministic start-tag rewriter (not
+nh3's options, which emit attributes in hash order and put ``rel`` on internal links)."""
 
 from __future__ import annotations
 
@@ -197,11 +180,8 @@ class _StartTagRewriter(HTMLParser):
 
 
 def rewrite_start_tags(html: str, rewrite: Callable[[str, Attrs], Attrs | Removal | None]) -> str:
-    """Apply ``rewrite(tag, attrs)`` to every start tag.
-
-    It returns None (keep the tag as it is), a new attribute list, or :data:`DROP` (only
-    sensible for void elements, whose start tag is the whole element).
-    """
+    """Apply ``rewrite(tag, attrs)`` to every start tag: it returns None (keep), a new attribute
+    list, or :data:`DROP` (void elements only)."""
     if not html:
         return html
     parser = _StartTagRewriter(html, rewrite)

@@ -1,17 +1,5 @@
-"""Space between Chinese and Latin text, without a character added to what the author wrote;
-no space between inline code and the punctuation after it.
-
-Chinese typesetting puts a quarter-em of space where Han characters meet Latin letters or
-digits ("在H100上" reads as "在 H100 上"). CSS ``text-autospace`` does that in browsers that
-support it; for the others, Latin runs that touch a CJK character with no space between are
-wrapped in ``<span class="autospace">``, which the stylesheet spaces only where
-``text-autospace`` is missing. The text itself, and so search, excerpts and copy-paste, stay
-exactly as written.
-
-Inline code sits on a tinted box with room on both sides, which opened a gap before the
-punctuation that follows it ("`cp.async` : one", "`cp.async` ："). Code followed by closing
-punctuation gets the class ``punct-after``, whose box the stylesheet closes on that side.
-"""
+"""Space between Chinese and Latin text via ``<span class="autospace">`` (styled only without
+``text-autospace``), adding no character; ``punct-after`` on code before closing punctuation."""
 
 import re
 import xml.etree.ElementTree as etree

@@ -1,45 +1,6 @@
-"""Glossary terms marked in a note's sanitised HTML: the first use of each term in a section
-links to its glossary anchor, with the definition in a tooltip.
-
-Pure, no ORM: :class:`TermMatcher` is built once from :class:`TermEntry` values (the models
-layer makes them from the glossary: :mod:`blog.models.term_matching`) into one automaton for
-every form of every term (:mod:`blog.text.longest_forms`), and :meth:`TermMatcher.mark` finds
-the longest form at each place of a note's text in one pass, in time linear in the text
-whatever the glossary holds: nested forms (``x``, ``x x``, ``x x x``…) cost no more than others.
-
-How text is matched:
-
-* English forms case-insensitively, on word boundaries: a letter, digit or ``_`` next to the
-  form blocks it, "." or "-" do not (``wgmma`` matches in ``wgmma.mma_async``). Chinese forms
-  match anywhere in Chinese text, which has no spaces (线程束 in 「每个线程束都」). The rule
-  is per end of a form: an end that is a Latin letter or digit needs a boundary, a Han
-  character does not; a Han character next to an English form is no letter to it.
-* Never inside code, math, links, headings, keyboard input, a code block's label or an
-  existing mark (:data:`SKIPPED_TAGS`, :data:`SKIPPED_CLASSES`), nor across elements (a form
-  half in ``<em>`` is not one), except the ``autospace`` spans that the renderer wraps around
-  Latin words touching Chinese (:mod:`blog.rendering.spacing`): they are whole words, and a
-  mark takes them in whole.
-* Leftmost longest: the longest form wins where several start at one place, and the text a
-  use takes is not read again, so a use inside a longer term's is not one of its own. A
-  form's word boundaries are part of what it matches: a longer form that runs into a letter is
-  no use, and the shorter one that stands on its boundaries there wins. Where the HTML lets no
-  mark cover the longest form (it would cut an autospace span or an entity), at most
-  :data:`SHORTER_TRIED` shorter ones at that place are tried. The first use of a term in each
-  section (between two headings) is marked; every use counts as one for :attr:`Marked.used`.
-
-The HTML outside the marks stays byte for byte as it was: the input is tokenised, not
-re-serialised, and each mark is inserted around the source text it covers. The markup::
-
-    <span class="term"><a class="term-link" href="/glossary/#warp"
-    aria-describedby="term-warp-1">warp</a><span class="term-tip" role="tooltip"
-    id="term-warp-1" lang="en" hidden>definition</span></span>
-
-``hidden``: the definition is not part of the note's text until a reader opens it (text
-extraction, reader modes and copy-paste leave it out); the stylesheet's ``display`` shows it.
-
-The tooltip is the definition's first paragraph as inline HTML (:func:`tip_html`). Feeds
-drop it (:mod:`blog.rendering.feed_html`).
-"""
+"""Glossary terms marked in sanitised HTML: the first use per section links to the glossary, with a
+``hidden`` tooltip. One automaton for every form, so linear in the text; leftmost longest; never in
+code, math, links or headings. The HTML outside the marks stays byte for byte."""
 
 from __future__ import annotations
 
@@ -118,14 +79,8 @@ def _classes(attrs: str) -> set[str]:
 
 
 class _Text:
-    """The text of an HTML document as one string, and where each piece of it stands in the
-    source.
-
-    ``text`` holds every text node in order (entities decoded, a separator between blocks).
-    A piece is a run of source text that maps to ``text`` character for character (or an
-    entity, which maps whole). Pieces in the same ``group`` are separated by nothing but
-    ``autospace`` tags: a mark may span them.
-    """
+    """The text of an HTML document as one string, and where each piece of it stands in the source.
+    Pieces in one ``group`` are separated only by ``autospace`` tags, so a mark may span them."""
 
     def __init__(self, html: str):
         self.html = html
@@ -299,10 +254,9 @@ class TermMatcher:
         return Marked("".join(out), frozenset(used))
 
     def _uses(self, text: _Text):
-        """Every use of a term, in order, none overlapping: (start in text, source start,
-        source end, entry index). Leftmost longest, each place once: where the HTML lets no
-        mark cover the longest form at a place, the next shorter ones there are tried, at most
-        :data:`SHORTER_TRIED` of them."""
+        """Every use of a term, in order, none overlapping: (start in text, source start, source
+        end, entry index), leftmost longest, at most :data:`SHORTER_TRIED` shorter forms tried per
+        place."""
         found, taken_until = [], 0
         for start, forms in self.forms.find(_fold(text.text), *text.barriers()):
             if start < taken_until:

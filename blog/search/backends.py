@@ -1,23 +1,5 @@
-"""Matching and ranking notes, per database, as ORM conditions on the note's id.
-
-Which index answers a term depends on its kind (:class:`blog.search.text.Kind`) and on the
-database (:mod:`blog.models.search_document`): on SQLite an FTS5 table (the one piece of raw SQL,
-:func:`blog.search.sql.fts_ids`), on PostgreSQL a pg_trgm GIN index that ``__contains``
-(``LIKE '%term%'``) uses. Short terms no index can look up (``a调``) are checked with
-``StrIndex`` (``instr``/``strpos``) on the rows the other terms leave.
-
-A query comes as groups (:attr:`blog.search.text.Query.groups`): a note must have one term of
-every group. A plain word is a group of one; a glossary term's group holds each of its forms
-(:mod:`blog.search.glossary`), less those that contain another (a note with "warp 束" has
-"warp"). On SQLite a group whose terms one index answers joins the other terms' look-up of
-that index (``"h100" AND ("warp" OR "线程束")``): a query stays one look-up per index.
-
-Ranking is the same on both: for every group 100 if one of its terms is in the title, else 10
-if one is in a tag name, else 1 (it is in the body); the sum, then the newest note first. Each
-"in the title" is an uncorrelated ``IN`` subquery, so a set of note ids computed once per
-query, not a look-up per matching note: a one-character query can match most notes, and
-ranking must not cost a row read for each.
-"""
+"""Matching and ranking notes per database: FTS5 or pg_trgm, ``StrIndex`` for short terms. Rank per
+group 100 title, 10 tag, 1 body, then newest, with uncorrelated ``IN`` subqueries."""
 
 from __future__ import annotations
 
@@ -96,11 +78,8 @@ class SearchBackend:
         raise NotImplementedError
 
     def in_field(self, field: str, term):
-        """The ids of the notes with ``term`` in ``field`` ("title" or "tags"), for ``pk__in``.
-
-        One- and two-character terms are looked up in the field's n-gram column: whole units
-        make the look-up exact (" 3 " is the word "3", " 调 " the character anywhere).
-        """
+        """The ids of the notes with ``term`` in ``field`` ("title" or "tags"), for ``pk__in``;
+        short terms are looked up as whole units in the n-gram column."""
         raise NotImplementedError
 
     def in_field_any(self, field: str, terms) -> Q:

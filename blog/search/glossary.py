@@ -1,23 +1,5 @@
-"""Search across both languages: a word of the query that is a form of a glossary term finds
-notes that use any of the term's forms.
-
-A query's word or quoted phrase whose folded text is a form of a term (``Term.all_forms()``,
-folded like the index: case and width never matter, Chinese is compared as typed) becomes a
-group: a note needs one of the term's forms. ``线程束`` finds notes that say "warp",
-``occupancy`` notes that only say 占用率. Several unquoted words that together are a form
-("shared memory", and "warp束" typed for the form "warp 束") are recognised as one, the longest
-first, and looked for as that form (a phrase), not as words anywhere in the note. A form that
-mixes scripts is looked for glued and spaced ("warp 束" and "warp束"), as a bilingual writer
-types it both ways. Every other word is looked for as before; every group is required (AND).
-
-A group holds at most :data:`MAX_SPELLINGS` spellings (the typed word first, then the terms'
-forms in the glossary's order): a glossary whose forms nest (``x``, ``x x``, ``x x x``…)
-would otherwise make one word a thousand-way OR in SQL and in the highlighting of every result.
-
-:func:`load_glossary` reads the glossary in one query; the search page keeps its result for
-the content state (:mod:`blog.public.views.search`), so a results page reads it only after a
-change. :func:`expand` is pure.
-"""
+"""A query's words that are a glossary form find the term's other forms in both languages, at most
+:data:`MAX_SPELLINGS` each, or nested forms would make a huge OR."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
-"""Highlighted titles and snippets of results: the terms marked in the original text.
-
-Matches are found in the folded text (:func:`blog.search.text.fold_with_offsets`), the way the
-index found the note, and marked at the original characters they came from.
-"""
+"""Highlighted titles and snippets of results: matches found in the folded text, as the index found
+them, marked at the original characters."""
 
 from __future__ import annotations
 

@@ -1,14 +1,5 @@
-"""Keeping the search index in step with notes and tags: after commit, or from scratch.
-
-Every note is indexed, drafts and scheduled notes included: the published rule is applied when
-searching, so a scheduled note is found the moment its time comes, without re-indexing.
-
-Writes happen in ``transaction.on_commit`` callbacks (hooked up in :mod:`.receivers`), which
-read the note again, so several saves in one transaction end in the last state. They never
-raise: if indexing fails, the author's save still succeeds, the error is logged, and
-``manage.py rebuild_search_index`` repairs the index. ``QuerySet.update()`` and
-``bulk_create()`` send no signals: run the command after using them on titles, bodies or tags.
-"""
+"""Keeping the search index in step after commit, drafts included. Writes never raise: ``manage.py
+rebuild_search_index`` repairs, also after ``update()`` or ``bulk_create()``."""
 
 from __future__ import annotations
 
@@ -119,14 +110,8 @@ def rebuild(using=DEFAULT_DB_ALIAS, batch_size=500) -> int:
 
 
 def rebuild_if_incomplete(using=DEFAULT_DB_ALIAS, verbosity=1, stdout=None, **kwargs) -> None:
-    """``post_migrate`` receiver (connected by :mod:`blog.reactions`): index the notes that exist
-    when there are not as many rows as notes.
-
-    This is how a new index gets filled, including on an upgrade from 0002's index: migrations
-    use no live code, so they cannot build documents (:func:`blog.search.text.build_document`
-    changes with the code). It runs after every ``migrate`` and ``flush``: two counts when
-    nothing is missing. ``manage.py rebuild_search_index`` does the same on demand.
-    """
+    """``post_migrate`` receiver: index the notes when there are fewer rows than notes. Migrations
+    cannot build documents (they use no live code), so this fills a new index."""
     if SearchDocument._meta.db_table not in connections[using].introspection.table_names():
         return  # migrated back below 0004
     notes = Note.objects.using(using).count()

@@ -1,9 +1,7 @@
 """Finding notes: the ranked ids of the published notes that match, then one page of them.
 
-The search page (:mod:`blog.public.views.search`) and the benchmark (``python -m benchmarks
-search``) both call these, so the benchmark measures what readers get. Queries per results
-page: one for the ranked ids (the count comes with them), one for the page's notes with their
-series and tags; the glossary's forms (:mod:`blog.search.glossary`) once per content state.
+The search page and the benchmark both call these, so the benchmark measures what readers get: one
+query for the ranked ids and count, one for the page's notes.
 """
 
 from __future__ import annotations
@@ -35,15 +33,9 @@ _TAG_FIELDS = ("id", "name", "name_zh", "slug")
 
 
 def shown_in(language: str, others: bool = True) -> Q:
-    """``NoteQuerySet.in_interface``'s rule (a translated pair once, in ``language``), made
-    cheap for the thousands of notes a common word matches.
-
-    The rule reads each note's language and link, so it read the table row of every match
-    (2-6 KB of text each), where matching and ranking need only the index: that was half of
-    the ranking query at 10,000 notes. A note that is in no pair is shown whatever the rule
-    says, and which notes are in a pair is a short list read from the link's unique index
-    once per query (both ends of every link): only those notes are checked against the rule.
-    """
+    """``NoteQuerySet.in_interface``'s rule, made cheap for the thousands of notes a common word
+    matches: only notes in a pair (read from the link's index) are checked, so the rows of the
+    others are never read (docs/performance.md)."""
     if not others:
         return Q(language=language)
     links = Note.objects.filter(translation_id__isnull=False).order_by()
@@ -52,12 +44,8 @@ def shown_in(language: str, others: bool = True) -> Q:
 
 
 def ranked_queryset(query: Query, using: str = DEFAULT_DB_ALIAS, interface=None, others=True):
-    """Ids of the published notes with every term, best first (see blog.search.backends).
-
-    Ids only: sorting whole notes would read every match's body just to keep ten of them.
-    With ``interface`` (a language code), the lists' language rule applies: a translated pair
-    is found once, in that language (:func:`shown_in`).
-    """
+    """Ids of the published notes with every term, best first; ids only, so no match's body is read.
+    ``interface`` applies the lists' language rule (:func:`shown_in`)."""
     backend = backend_for(connections[using])
     notes = Note.objects.using(using).published()
     if interface is not None:
@@ -71,11 +59,8 @@ def ranked_queryset(query: Query, using: str = DEFAULT_DB_ALIAS, interface=None,
 
 
 def ranked_ids(query: Query, using: str = DEFAULT_DB_ALIAS, **rule) -> list[int]:
-    """All matches' ids in one query: the page is cut from it and the count comes with it.
-
-    Read with a plain cursor: a common character can match thousands of notes, and the ORM's
-    per-row work would cost more than the query.
-    """
+    """All matches' ids in one query, the count with them, read with a plain cursor: the ORM's
+    per-row work on thousands of matches would cost more than the query."""
     if not query.terms:
         return []
     sql, params = ranked_queryset(query, using, **rule).query.sql_with_params()
@@ -85,9 +70,8 @@ def ranked_ids(query: Query, using: str = DEFAULT_DB_ALIAS, **rule) -> list[int]
 
 
 def _with_tags(note_ids, using):
-    """The notes, each with ``search_tags`` (its tags by slug), in one query: one row per note
-    and tag (the join), gathered here. taggit's prefetch took a query of its own and built a
-    queryset per note: loading a page cost 3.7 ms with it, 2.3 ms this way (10,000 notes)."""
+    """The notes, each with ``search_tags`` (its tags by slug), in one joined query rather than
+    taggit's prefetch, which cost a query and a queryset per note (docs/performance.md)."""
     tag_columns = {f"search_tag_{field}": F(f"tags__{field}") for field in _TAG_FIELDS}
     rows = (
         Note.objects.using(using)
@@ -111,9 +95,8 @@ def _with_tags(note_ids, using):
 
 
 def load_results(note_ids, query: Query, using: str = DEFAULT_DB_ALIAS) -> list[Note]:
-    """The notes of one page, in rank order, each with ``search_title``, ``search_snippet``
-    (HTML: escaped text, ``<mark>`` around the terms and the glossary forms searched for) and
-    ``search_tags``."""
+    """The notes of one page, in rank order, with ``search_title``, ``search_snippet`` (escaped,
+    ``<mark>`` around matches) and ``search_tags``."""
     if not note_ids:
         return []
     # By id only: the ids were picked by the published rule a moment ago, and repeating it

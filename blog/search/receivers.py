@@ -1,11 +1,5 @@
-"""Receivers that keep the search index in step with notes and tags.
-
-Every receiver only schedules work for after the commit (:mod:`blog.search.index`), so an
-aborted transaction leaves the index alone and an admin save waits for nothing but its own
-queries. :mod:`blog.reactions` connects them, and after ``migrate`` fills the index if it lacks
-notes (a new database, an upgrade from 0002's index, notes loaded without signals:
-:func:`blog.search.index.rebuild_if_incomplete`).
-"""
+"""Receivers that keep the search index in step with notes and tags, scheduling work for after the
+commit (:mod:`.index`), so an aborted transaction leaves the index alone."""
 
 from blog.models import TaggedNote
 from blog.search.index import reindex_after_commit, remove_after_commit

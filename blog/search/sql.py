@@ -1,14 +1,6 @@
-"""The SQL that search writes by hand, all of it: what Django has no API for.
-
-* SQLite FTS5 queries: ``MATCH`` on a virtual table that is not a model, as a
-  :class:`~django.db.models.expressions.RawSQL` subquery of note ids for ``pk__in``;
-* FTS5 commands (``'rebuild'``, ``'optimize'``), which are ``INSERT`` statements;
-* ``ANALYZE`` after a rebuild.
-
-The FTS5 tables and their triggers are created by migration ``0004_searchdocument`` (see
-:mod:`blog.models.search_document`). What readers type reaches the database as bound parameters, and
-inside FTS5 queries as strings quoted by :func:`fts_string`: never as SQL or FTS5 syntax.
-"""
+"""The SQL that search writes by hand, all of it: FTS5 ``MATCH`` subqueries, FTS5 commands and
+``ANALYZE``, which Django has no API for. What readers type is bound, and quoted by
+:func:`fts_string` inside FTS5 queries: never SQL or FTS5 syntax."""
 
 from django.db.models.expressions import RawSQL
 

@@ -1,31 +1,6 @@
-"""Search text: folding, query parsing and the indexed document (snippets: :mod:`.highlight`).
-
-Pure functions, no ORM: the index writer, the query and the view all go through here, so the
-text that is indexed, the terms that are looked up and the snippets that are highlighted are
-folded the same way.
-
-Matching rule (the same on SQLite and PostgreSQL):
-
-* Text is *folded*: NFKC (full-width ``Ｈ１００`` is ``H100``), case-folded (``cuBLAS`` is
-  ``cublas``), dashes read as spaces (``FlashAttention-3`` is ``flashattention 3``), control
-  and format characters dropped, whitespace collapsed.
-* A query is cut to :data:`MAX_QUERY_CHARS` characters and split into terms at whitespace
-  (and ``，、。；！？``) and where CJK meets other letters: ``warp调度`` is ``warp 调度`` and
-  ``H100上`` is ``H100 上``, as a bilingual writer types them, so a note is found whether it
-  writes them glued or apart. ``"a quoted phrase"`` (or ``“…”``) is one term, looked for as
-  typed. Punctuation at the ends of a term is dropped, so FTS syntax (``NEAR(``, ``-x``,
-  ``a*``, ``^``, ``:``) is just text. Every term must match (AND), in the title, a tag name
-  (either language) or the body.
-* A term of three or more characters matches as a substring (``调度器``, ``cublas``,
-  ``flashattention 3``), through the trigram index.
-* A term of one or two CJK characters (``调``, ``算子``) matches as a substring too, through
-  the n-gram column: every CJK character and pair of adjacent characters of a note.
-* A term of one or two letters or digits (``3``, ``go``, ``c``) matches a whole word: as a
-  substring it would match nearly every note. Other short terms (``c+``, a quoted ``"a调"``)
-  are checked as substrings row by row after the other terms have narrowed the notes down.
-* A word or quoted phrase that is a glossary term's form (several unquoted words too: "shared
-  memory") matches any of the term's forms, in either language (:mod:`.glossary`).
-"""
+"""Search text: folding (NFKC, case-fold, dashes as spaces), query parsing (split where CJK meets
+other letters; every term required) and the indexed document, shared so all fold alike. Short Latin
+terms match whole words, the rest substrings."""
 
 from __future__ import annotations
 
@@ -51,12 +26,8 @@ _KEEP_AT_END = "+#"  # c++, c#
 
 
 class _FoldTable(dict):
-    """``str.translate`` table, filled lazily: one character → its folded form.
-
-    Format characters (category Cf: soft hyphen, zero-width space and joiners, bidi marks,
-    BOM...) and lone surrogates (Cs) are dropped, so "Flash\u200bAttention" is one word;
-    :attr:`vanishing` collects those seen, for :func:`fold_with_offsets`.
-    """
+    """``str.translate`` table, filled lazily. Format characters and lone surrogates are dropped
+    ("Flash\u200bAttention" is one word) and collected in :attr:`vanishing`."""
 
     def __init__(self):
         super().__init__()
@@ -217,12 +188,8 @@ def term_for(text: str) -> Term:
 class Document:
     """What a note is found by, folded: the fields of its ``SearchDocument`` row.
 
-    ``text`` is title, tags and body, one per line, so that one index answers "anywhere" (a
-    term never holds a newline, so it never matches across fields); ``title`` and ``tags``
-    are kept apart for ranking. The ``*_grams`` fields hold the short units, space-separated
-    with a space at both ends so that ``' 调度 '`` can be looked for as a whole: every CJK
-    character and pair of adjacent CJK characters, and every word of one or two letters or
-    digits.
+    ``text`` is title, tags and body one per line (a term never spans fields); ``*_grams`` hold the
+    short units space-separated, with spaces at both ends, so ``' 调度 '`` is found whole.
     """
 
     title: str

@@ -1,3 +1,2 @@
-"""Template tags and filters of the public templates (:mod:`.blog_tags`). Part of the public
-layer: may import what :mod:`blog.public` may.
-"""
+"""Template tags and filters of the public templates (:mod:`.blog_tags`). Part of the public layer:
+may import what :mod:`blog.public` may."""

@@ -38,10 +38,9 @@ def plain_title(value):
 
 @register.tag("chrome")
 def do_chrome(parser, token):
-    """``{% chrome "name" [vary …] %}…{% endchrome %}``: a part of the site's chrome, rendered
-    once per content state and language (:mod:`blog.caching.chrome`). What it encloses may show
-    only the site settings, the navigation, fixed URLs and static files — never anything of
-    the page (its URL, query, note or language versions); ``vary`` names what else it shows."""
+    """``{% chrome "name" [vary …] %}…{% endchrome %}``: a part of the site's chrome, rendered once
+    per content state and language (:mod:`blog.caching.chrome`). It may show nothing of the page;
+    ``vary`` names what else it shows."""
     name, *vary = token.split_contents()[1:]
     nodelist = parser.parse(("endchrome",))
     parser.delete_first_token()
@@ -128,10 +127,8 @@ def _note_in(context, code):
 def language_versions(context):
     """This page in each interface language: [{code, hreflang, name, url, current}].
 
-    A note with a published translation switches to the translation; a search keeps its
-    query; a view may name another page for a language where this one would be empty
-    (``language_fallbacks``: ``{code: path}``; such a version is not ``equivalent``, so it
-    gets no hreflang alternate); everything else is the same page under the other interface.
+    A note switches to its published translation; a search keeps its query; a view may name another
+    page where this one would be empty (``language_fallbacks``), which gets no hreflang.
     """
     request = context.get("request")
     if request is None:
@@ -226,11 +223,8 @@ FULL_WIDTH_PUNCTUATION = tuple("：，。；！？、")
 
 @register.simple_tag
 def source_credit(note):
-    """Where a translated article comes from: "Original: <title>, by <author>, <date>."
-
-    The title links to the original when its URL is known; a URL without a title links as
-    "Original article".
-    """
+    """Where a translated article comes from: "Original: <title>, by <author>, <date>.", linked when
+    its URL is known."""
     link = '<a href="{}" rel="noopener external">{}</a>'
     url = safe_url(note.source_url)
     if note.source_title:

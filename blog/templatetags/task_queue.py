@@ -1,9 +1,5 @@
-"""``{% worker_notice %}``: every admin page's warning that no background worker runs.
-
-Staff only, one query (the latest heartbeat), shown when no worker has written its heartbeat
-for ``BIJI_WORKER_MISSING_AFTER`` seconds; it links the queue page for those who may see it
-(:mod:`blog.authoring.task_queue`).
-"""
+"""``{% worker_notice %}``: every admin page's warning, for staff, that no worker has written a
+heartbeat for ``BIJI_WORKER_MISSING_AFTER`` seconds (one query)."""
 
 from datetime import timedelta
 

@@ -1,24 +1,5 @@
-"""Which blocks of a translation stand beside which blocks of its original (the parallel view).
-
-The two versions are in two languages, so a block's hash says nothing about which block of the
-other version it translates: they are aligned by structure alone, headings first.
-
-1. **Sections.** Each version is cut into sections at its headings (the blocks before the first
-   heading are a section too). When both versions have the same heading levels in the same
-   order — the usual case — sections pair by position. Otherwise sections pair only with a
-   section whose heading has the same level, choosing the pairing that keeps the most sections
-   and, among those, pairs the sections most alike in shape (their kinds of block): a section
-   the translation left out, or one it added, stands alone instead of shifting every pair after
-   it by one.
-2. **Blocks.** Within two paired sections, the blocks pair one by one when the sections have
-   the same kinds of block in the same order. Otherwise each section is read as runs of one
-   kind (two paragraphs, a code block, a formula, three paragraphs), the runs are matched by
-   kind, and a matched run pairs block by block when both versions have as many blocks in it.
-
-Whatever does not pair so is left **unmatched**, never set beside a block it may not translate:
-two paragraphs against three, a table on one side only, a whole section. Consecutive unmatched
-rows make one *passage* (:func:`passages`), which the page shows with a note saying so.
-"""
+"""Which blocks of a translation stand beside which of its original, by structure alone (sections by
+heading level, then blocks by kind); what does not pair stays unmatched."""
 
 from __future__ import annotations
 

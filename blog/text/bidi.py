@@ -1,22 +1,5 @@
-"""The one definition of the bidirectional control characters, and text cleared of the ones
-that could reverse what follows them.
-
-Unicode's bidirectional algorithm (UAX #9) knows two kinds of invisible controls:
-
-* the *explicit* ones (:data:`EXPLICIT`): embeddings, overrides and isolates and the characters
-  that close them. Each opens a state that lasts until it is closed or the paragraph ends, so
-  one pasted into a title reverses the title (U+202E, RIGHT-TO-LEFT OVERRIDE, shows "abc"
-  as "cba") and whatever a page, a card or a feed reader sets after it: the site's name in
-  the window's title, the rest of a share card's line.
-* the *marks* (:data:`MARKS`): invisible letters of one direction. They only decide which way
-  the spaces, punctuation and digits beside them go, reverse nothing and open no state: an
-  Arabic or Hebrew title needs them to place its punctuation and numbers right.
-
-Titles shown as plain text (a page's ``<title>`` and ``og:title``, a feed's titles, share
-cards) go through :func:`strip_explicit_bidi`: the explicit controls are removed, the marks
-kept. Plain text has no markup to isolate a title with, and the isolating controls (FSI…PDI)
-would confine an override without undoing it, while some feed readers, share previews and
-mail clients draw them as boxes.
+"""The bidirectional control characters; :func:`strip_explicit_bidi` clears titles of the explicit
+ones, which reverse what follows, and keeps the marks right-to-left text needs.
 
 May import: nothing of biji's.
 """

@@ -26,10 +26,8 @@ def in_interface_language(zh: str, en: str) -> str:
 
 
 class BilingualNameMixin:
-    """Shows ``name_zh``/``name_en`` in the reader's interface language, the other beside it.
-
-    Models say which two fields hold the names with :meth:`bilingual_names`.
-    """
+    """Shows ``name_zh``/``name_en`` in the reader's interface language, the other beside it;
+    :meth:`bilingual_names` names the fields."""
 
     def bilingual_names(self) -> tuple[str, str]:
         """(Chinese name, English name)."""

@@ -1,26 +1,6 @@
-"""A note's Markdown as blocks — headings, paragraphs, code, formulas, tables, lists — each
-with a hash of what it says.
-
-A translated pair is compared block by block (:mod:`blog.models.translation_sync`): a note
-remembers the hashes of its other version's blocks when the two were last in line, and is
-behind when they differ from the other's hashes now. So a hash must move with the text and
-with nothing else:
-
-* outside code, whitespace does not count: re-wrapping a paragraph, trailing spaces, an extra
-  blank line or a space added between Chinese and Latin (``GPU上`` → ``GPU 上``) leave every
-  hash as it was;
-* inside code every character counts (indentation is code) but the spaces ending a line,
-  which no reader sees and editors strip: in a fenced or indented code block, and in a fenced
-  one inside a list item, a block quote or an admonition, less the indentation of its fence
-  (re-indenting the whole item moves nothing);
-* the hash is of the Markdown, never of the HTML, so a renderer upgrade (``manage.py
-  rerender``) moves nothing.
-
-Blocks are found line by line, the way a reader sees them, not by a Markdown parser: the
-splitting rules are part of the stored hashes' meaning and must not change with a library
-upgrade. A list, a block quote, an admonition and a table are one block each (they render as
-one element); :func:`table_rows` splits a table for a readable diff.
-"""
+"""A note's Markdown as hashed blocks, the unit of translation sync. A hash moves with the text only
+(not whitespace outside code, not the HTML), and blocks are split by biji's own rules: they are part
+of the stored hashes' meaning."""
 
 from __future__ import annotations
 
@@ -165,10 +145,8 @@ def _fence_end(lines, start, fence, indented=False) -> int:
 
 
 def _math_end(lines, start, closer) -> int | None:
-    """The index after a display formula's closing line, or None when the lines are not one
-    (as :class:`blog.rendering.mathml.DisplayMathProcessor` decides): the first closer must
-    end its paragraph (``$$x$$ 是公式`` is running text), and a formula never closed is
-    text."""
+    """The index after a display formula's closing line, or None when the lines are not one, as
+    :class:`blog.rendering.mathml.DisplayMathProcessor` decides."""
     for i in range(start, len(lines)):
         line = lines[i].strip()
         search_from = 2 if i == start else 0  # past the opener
@@ -233,9 +211,8 @@ def _indented_code_end(lines, start) -> int:
 
 
 def _indented_end(lines, start, continues=None, lazy=False) -> int:
-    """A list or a container runs on over blank lines while what follows is indented (its
-    continuation) or, for a list, another item; a fence inside it belongs to it. ``lazy``:
-    an unindented line right after the first continues it, as a footnote's paragraph does."""
+    """A list or container runs on over blank lines while what follows is indented or another item;
+    ``lazy``: an unindented line right after the first continues it."""
     i = start + 1
     while i < len(lines):
         line = lines[i]
@@ -263,9 +240,8 @@ def _indented_end(lines, start, continues=None, lazy=False) -> int:
 
 
 def _without_whitespace_outside_code(text: str) -> str:
-    """A list's, a quote's or an admonition's text without whitespace, except in the fenced
-    code it holds: each code line as written, less the quote marks and indentation its
-    opening fence had (a code line is told apart by the newline before it)."""
+    """A list's, quote's or admonition's text without whitespace, except in its fenced code, less
+    the fence's quote marks and indentation."""
     kept, fence = [], None
     for line in text.split("\n"):
         if fence is None:

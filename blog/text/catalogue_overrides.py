@@ -1,12 +1,7 @@
-"""Django's own messages that biji's Chinese catalogue words again.
+"""Django's own messages that biji's Chinese catalogue words again (你, full-width punctuation).
 
-Django's zh_Hans translations mix 您 and 你 and end some sentences with a half-width "." (the
-admin's "您可以在下面再次编辑它." after "成功添加了 …。"). biji's catalogue (LOCALE_PATHS, which
-Django reads before its own) gives these messages biji's voice: 你, full-width punctuation.
-
-Nothing uses this list. ``make messages`` keeps only the strings some source file marks, so
-the overridden ones are marked here, exactly as Django writes them; their translations live in
-blog/locale/zh_Hans/LC_MESSAGES/django.po.
+Nothing uses this list: it marks the strings so that ``make messages`` keeps them. Their
+translations live in blog/locale/zh_Hans/LC_MESSAGES/django.po.
 """
 
 from django.utils.translation import gettext_noop

@@ -1,14 +1,5 @@
-"""Which address a request came from, for counting requests per client (the admin's login
-lockout, the subscribe form's throttle): one rule, below both.
-
-Behind reverse proxies (``DJANGO_BEHIND_PROXY=1``), each appends the address it received the
-request from to X-Forwarded-For, so the entry ``BIJI_TRUSTED_PROXIES`` hops from the right is
-the one the outermost trusted proxy saw; entries further left come from the client and could
-be anything (rotated to dodge a limit, or a victim's address to lock them out). A header with
-fewer entries did not pass through every proxy: the TCP peer counts, as it does without a
-proxy. This holds only if nothing but the proxy can reach the server (gunicorn bound to
-127.0.0.1 or a unix socket: docs/deployment.md).
-"""
+"""Which address a request came from: behind proxies, the X-Forwarded-For entry
+``BIJI_TRUSTED_PROXIES`` hops from the right, as entries further left are the client's to forge."""
 
 import ipaddress
 

@@ -1,14 +1,6 @@
-"""Words in the order of a printed index (索引): English by its letters, Chinese by pinyin.
-
-:func:`index_key` sorts names of either language in one list, each Han character read as its
-pinyin syllable (the reading pypinyin gives it in its phrase: 增长 is zēng zhǎng, 长度 cháng dù),
-so 线程束 (xian cheng shu) comes between "warp" and 张量核心 (zhang liang he xin), as a Chinese
-index puts them. Names compare by their syllables' letters first (ā before ài before ān), by
-tones only where the letters are the same; Latin words in a Chinese name (CUDA 核心) compare as
-they are spelled.
-:func:`index_initial` is the letter the name is filed under: "A"-"Z", or "#" for a name that
-begins with a digit or a sign.
-"""
+"""Words in the order of a printed index (索引): English by its letters, Chinese by pinyin in
+context, letters before tones. :func:`index_initial` is the letter a name is filed under, or
+"#"."""
 
 import re
 import unicodedata

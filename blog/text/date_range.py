@@ -1,18 +1,5 @@
-"""The dates biji accepts: one rule for the model, the admin forms and every importer.
-
-* Publication and edit times (a note's ``published_at``, the edit times an import sets):
-  years **1970 to 2200**, in the site's time zone (:data:`PUBLICATION`). Outside them a time
-  is a typo, and a hazardous one: year 1 in a time zone east of UTC is year 0 in UTC, which
-  PostgreSQL stores as ``0001-12-31 BC`` and Python cannot read back (every list, feed and
-  the admin's note list then fail), SQLite fails at save, and a year-10000 schedule breaks
-  every page once it is the next publication.
-* The original date of a translated article (``source_date``, a date without a time, so no
-  time-zone shift): years **1000 to 2200** (:data:`ORIGINAL`), so a 1967 paper is fine. Both
-  databases store any year from 1 to 9999, but a year before 1000 does not survive a round
-  trip through ``strftime``/``strptime`` on Linux (``999-01-01`` is written without its
-  leading zero and not read back): the admin form would show it, then refuse it on the next
-  save.
-"""
+"""The dates biji accepts: publication times 1970-2200 (:data:`PUBLICATION`; year 1 east of UTC
+breaks PostgreSQL reads), original dates 1000-2200 (:data:`ORIGINAL`; ``strftime`` limits)."""
 
 from datetime import datetime
 

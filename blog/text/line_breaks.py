@@ -1,21 +1,5 @@
-"""Where a line of Chinese, English or mixed text may break, and a title set in a box.
-
-The page leaves line breaking to the browser, which follows CSS ``line-break`` for Chinese
-(the rules of 禁则, kinsoku): text that is drawn outside a browser (a share card,
-:mod:`blog.images.cards`) breaks by the same rules, written down here.
-
-* A line may break between two Chinese characters, and where Chinese meets Latin text;
-  between Latin words only at a space (the space ends the line, and is not drawn).
-* A Latin word ("cuBLAS", "H100", "e.g.", "FlashAttention-2") is never split, except as the
-  last resort of :func:`fit`, when one word alone is wider than the box at its smallest size.
-* No line starts with closing punctuation (。，、：；？！）」』》”’… and their ASCII forms) and
-  none ends with opening punctuation (（「『《“‘ and their ASCII forms); a dash or an ellipsis
-  written twice (——, ……) stays in one piece.
-* Text is only ever cut between user-perceived characters (grapheme clusters), never inside
-  one.
-
-Widths are measured by the caller (``measure(text, size)``): this module knows no fonts.
-"""
+"""Where mixed Chinese and Latin text may break, by the browser's kinsoku rules, for text drawn
+outside one (share cards). Widths are the caller's ``measure(text, size)``."""
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -100,10 +84,8 @@ class Fitted:
 
 
 def fit(text: str, width: float, measure: Measure, *, sizes: Sequence[int], max_lines):
-    """Set ``text`` in at most ``max_lines`` lines of at most ``width``: at the first of
-    ``sizes`` (largest first) where it fits whole; else at the smallest, shortened with an
-    ellipsis at a place where a line may break. ``max_lines`` is a number, or a function of
-    the size (a box of fixed height holds more lines of a smaller size)."""
+    """Set ``text`` in at most ``max_lines`` (a number, or a function of the size) lines of
+    ``width``, at the largest of ``sizes`` that fits, else the smallest with an ellipsis."""
     lines_at = max_lines if callable(max_lines) else (lambda size: max_lines)
     pieces = segments(text)
     for size in sizes:

@@ -1,22 +1,6 @@
-"""Where a glossary's forms start in a text: at each place, the forms that start there on their
-word boundaries, longest first, in time linear in the text whatever the forms are.
-
-The boundary rule (:mod:`blog.rendering.terms` states it for readers): an end of a form that is
-a letter or digit needs a non-letter beside it in the text; Han, kana and hangul are no
-letters. The end of a form is part of what is matched: the text gets a mark after every word,
-and a form ending with a letter ends with that mark, so a longer form that runs into a letter
-is no match at all and never hides a shorter one at the same place. The start is the same
-character for every form starting at one place, so it is checked once per place.
-
-Two automata, one answer. pyahocorasick's, in C, reports every match, overlapping ones too: a
-few per place in ordinary text, but as many as there are nested forms (``x``, ``x x``,
-``x x x``…) in the worst case. So it is read only up to :data:`MATCHES_PER_CHARACTER` matches
-per character of the text; past that, biji's own automaton answers, built at its first need:
-Aho-Corasick over the forms reversed, read from the text's end, so that the longest form
-starting at a place is the one its dictionary link names where it stands, and each shorter one
-one link further. Each character moves it forward once and back along failure links at most
-as often: linear in the text, nested forms or not, and building it is linear in the forms'
-total length.
+"""Where a glossary's forms start in a text, on word boundaries, longest first, in time linear in
+the text: past :data:`MATCHES_PER_CHARACTER` of pyahocorasick's overlapping matches, biji's own
+automaton answers.
 
 May import: :mod:`.cjk` only.
 """
@@ -71,9 +55,8 @@ class LongestForms:
     def find(
         self, text: str, breaks: Iterable[int] = (), skipped: Iterable[tuple[int, int]] = ()
     ) -> list[tuple[int, Forms]]:
-        """[(start, forms)] in order: each place of ``text`` where a form starts on its word
-        boundaries, with the forms there, longest first. No form runs across a position in
-        ``breaks`` or into a ``skipped`` range (whose letters still bound the words around)."""
+        """[(start, forms longest first)] for each place of ``text`` where a form starts on its word
+        boundaries, none across ``breaks`` or into a ``skipped`` range."""
         if self.empty or not text:
             return []
         if _MARK_IN_TEXT.search(text):
@@ -158,9 +141,8 @@ def _marked(text: str, pieces) -> str:
 
 
 class _ReversedAutomaton:
-    """Aho-Corasick over the forms reversed, each with its word-end marks: read from the end of
-    a text, it names the longest form starting at each place in constant time (its dictionary
-    link), and each shorter one a link further."""
+    """Aho-Corasick over the reversed forms: read from a text's end, its dictionary link names the
+    longest form starting at each place, each shorter one a link further."""
 
     def __init__(self, forms: Iterable[tuple[str, tuple[int, bool, bool, Any]]]):
         # Node 0 is the root; a node is the end of a marked form, reversed. Sorted, each form

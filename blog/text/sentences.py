@@ -1,15 +1,7 @@
-"""Where sentences end, in Chinese, English and text that mixes them.
+"""Where sentences end, in Chinese, English and text that mixes them (for excerpts).
 
-The rule (used by excerpts, :func:`blog.text.stats.make_excerpt`):
-
-* a Chinese sentence ends after 。！？ (a run of them), with any closing quote or bracket;
-* an English sentence ends after . ! ? followed by a space or the end, with any closing quote
-  or bracket: "3.14" and "cuBLAS.so" go on; so do "e.g.", "i.e.", an initial ("J. Smith") and
-  a few abbreviations ("vs.", "Fig.") — "etc." ends a sentence, as it mostly does;
-* ! and ? written in ASCII end a Chinese sentence too: "真的吗?下一句".
-
-A sentence is *complete* when it ends that way; the last words of a paragraph may not be (a
-list item, a line ending in a colon before a code block).
+A sentence ends after 。！？ or after . ! ? and a space, with closing quotes; "3.14", "e.g." and
+initials go on. A sentence is complete when it ends so.
 """
 
 import re

@@ -1,9 +1,5 @@
-"""Absolute URLs on ``settings.SITE_URL``: the one joiner for pages, feeds, sitemaps and JSON-LD.
-
-``SITE_URL`` may carry a path (``https://example.com/blog``) when the blog is mounted below
-the root. Paths from ``reverse()`` carry that prefix already when the server passes it as
-``SCRIPT_NAME``, and lack it when a proxy strips it; either way the prefix appears once.
-"""
+"""Absolute URLs on ``settings.SITE_URL``: the one joiner for pages, feeds, sitemaps and JSON-LD. A
+path prefix in ``SITE_URL`` appears once, whether or not ``reverse()`` added it."""
 
 from urllib.parse import urlsplit
 

@@ -1,16 +1,5 @@
-"""The path of a note, tag, series or page from its slug, without a full ``reverse()`` each time.
-
-``reverse()`` walks the URLconf's patterns and checks the arguments against the converter on
-every call: ~40 µs, paid for each link a page shows (twenty parts of a series box, ten related
-notes, 5,000 URLs of a sitemap page). The path of one view differs only in the slug, so it is
-reversed once per view, URLconf, script prefix and language with a stand-in slug, and the slug
-is put in its place. Slugs are ASCII letters, digits, hyphens and underscores (``<slug:…>``),
-which a URL carries as they are; anything else takes the full ``reverse()``, which checks and
-escapes it (and refuses what the URL cannot hold, as before).
-
-The caller names the view: the public layer its own, the layers below it the one
-:mod:`blog.models.content_paths` was given for a kind of content.
-"""
+"""The path of a note, tag, series or page from its slug: reversed once per view with a stand-in
+slug, then the slug put in its place (cost: docs/performance.md); odd slugs take ``reverse()``."""
 
 import re
 from functools import lru_cache

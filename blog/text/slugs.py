@@ -1,8 +1,4 @@
-"""ASCII slugs for titles in any language: English words stay, Han characters become pinyin.
-
-:func:`ascii_slug` makes a slug of any text (tags, series, pages, imports, a note saved
-without one); :func:`proposed_slug` the shorter one the editor proposes for a new note.
-"""
+"""ASCII slugs for titles in any language: English words stay, Han characters become pinyin."""
 
 import re
 import unicodedata
@@ -15,14 +11,8 @@ MAX_SLUG_LENGTH = 80
 
 
 def ascii_slug(text, max_length=MAX_SLUG_LENGTH):
-    """Return a stable ASCII slug.
-
-    ``"在 H100 上超越 cuBLAS"`` → ``"zai-h100-shang-chao-yue-cublas"``.
-
-    Each Han character becomes a separate pinyin syllable (without tones), so the slug reads
-    aloud and never depends on the reader's locale. Characters pypinyin leaves alone (Latin
-    letters, digits, punctuation) pass through Django's ``slugify``.
-    """
+    """A stable ASCII slug: ``"在 H100 上超越 cuBLAS"`` → ``"zai-h100-shang-chao-yue-cublas"``, one
+    toneless pinyin syllable per Han character, independent of the reader's locale."""
     # Imported here: pypinyin's dictionaries take 0.3 s to load, a fifth of every process's
     # start (gunicorn workers, manage.py), and most processes never make a slug.
     from pypinyin import lazy_pinyin
@@ -74,17 +64,8 @@ def _slug_words(title):
 
 
 def proposed_slug(title, max_length=PROPOSED_SLUG_LENGTH, max_words=PROPOSED_SLUG_WORDS):
-    """The short slug the editor proposes for a new note's ``title``: what the title says, in
-    ASCII, in the title's order.
-
-    Latin words stay as they are (lowercased), Chinese becomes toneless pinyin, one syllable
-    per character, and the particle 的 is left out: ``"在 H100 上超越 cuBLAS"`` →
-    ``"zai-h100-shang-chao-yue-cublas"``, ``"warp 发散的代价"`` → ``"warp-fa-san-dai-jia"``.
-    A long title is cut between two words (or syllables), at ``max_words`` words (two Chinese
-    characters make one) and ``max_length`` characters, whichever comes first. The author sees
-    the proposal in the slug field and may change it before the first save; afterwards
-    nothing changes it by itself.
-    """
+    """The short slug the editor proposes for a new note's ``title``: Latin words lowercased,
+    Chinese as toneless pinyin without 的, cut between words at ``max_words`` or ``max_length``."""
     words = _slug_words(title or "")
     parts, length, budget = [], -1, 2 * max_words
     for word, weight in words:

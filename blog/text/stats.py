@@ -1,12 +1,7 @@
 """CJK-aware text statistics: word counts, reading time and excerpts of plain text.
 
-Text statistics (documented rule, used for ``word_count`` and reading time):
-
-* every Han character, kana and hangul syllable counts as one word;
-* every run of letters/digits/underscores (apostrophes and dots inside it allowed) counts as one
-  word: "cuBLAS", "H100", "don't", "e.g", "3.14" are one word each; so
-  "在 H100 上超越 cuBLAS" is 4 + 2 = 6;
-* reading time is ``ceil(han / 300 + latin / 200)`` minutes, at least 1.
+Each Han, kana or hangul character is one word, and so is each Latin run ("H100", "don't"); reading
+time is ``ceil(han / 300 + latin / 200)`` minutes, at least 1.
 """
 
 import math
@@ -121,13 +116,8 @@ def _cut(text: str, costs: dict[str, float]) -> str:
 
 
 def _sentences(text: str) -> list[tuple[str, str | None]]:
-    """(sentence, the text between it and the sentence before if they were side by side) for
-    every sentence of ``text`` that makes sense alone.
-
-    Left out with the blocks the renderer marked :data:`LEFT_OUT`: a sentence that runs into
-    one without a full stop ("The total time is", "测得的结果如下："), and a sentence after one
-    that goes on from it ("where n is the size.", "其中 M 是…", or the "." after a formula).
-    """
+    """(sentence, the text before it) for every sentence of ``text`` that makes sense alone: not
+    those that run into a block marked :data:`LEFT_OUT`, nor those that go on from it."""
     kept = []
     pieces = _MARKERS_RE.split(text)
     # For the piece at hand: None if no left-out block comes right before it; else whether
@@ -173,20 +163,8 @@ def _join(before: str, after: str) -> str:
 
 
 def make_excerpt(text: str, han_limit: int = 120, word_limit: int = 50) -> str:
-    """Whole sentences from the start of ``text``, about ``han_limit`` Han characters or
-    ``word_limit`` words at most.
-
-    Each CJK character (and each emoji or other non-ASCII symbol) costs ``1/han_limit``, each
-    Latin word ``1/word_limit``, ASCII punctuation a quarter of a Han character, whitespace
-    nothing; sentences (:mod:`blog.text.sentences`) are taken while the total stays within 1.
-    Only a first sentence longer than that is cut, between tokens (a word, a surrogate pair,
-    a combining sequence or a ZWJ emoji is never split), and "…" appended. Whitespace is
-    collapsed.
-
-    Sentences that do not make sense alone once code, tables and display math are gone
-    (marked by the renderer with :data:`LEFT_OUT`) are left out. If that leaves nothing, the
-    excerpt is empty: the caller still has the text with those blocks to make one from.
-    """
+    """Whole sentences from the start of ``text``, within ``han_limit`` Han characters or
+    ``word_limit`` words; only an overlong first sentence is cut, with "…". May be empty."""
     costs = _costs(han_limit, word_limit)
     sentences = _sentences(text or "")
     excerpt, taken = "", 0.0

@@ -1,9 +1,5 @@
-"""Links the author types (navigation, an article's source): only schemes a reader can follow.
-
-``javascript:``, ``data:``, ``vbscript:`` and the like are refused by the model field validator
-and, whatever the database holds (an import, ``loaddata``, an ORM write), never rendered as a
-link: templates pass every stored URL through :func:`safe_url`.
-"""
+"""Links the author types: only schemes a reader can follow. The field validator refuses the rest,
+and templates pass every stored URL through :func:`safe_url`, whatever the database holds."""
 
 from urllib.parse import urlsplit
 

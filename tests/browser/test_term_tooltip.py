@@ -373,9 +373,17 @@ def test_every_tip_stays_inside_a_phone_s_viewport(open_page, note):
 # --- accessibility ----------------------------------------------------------------------------
 
 
-@LANGUAGES
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("which", ["module's note", "demo note"])
+# Every pair of note, theme and language once (four runs, not eight): a violation comes from a
+# theme's colours, a language's markup or a note's terms, or from two of them together.
+@pytest.mark.parametrize(
+    "which, scheme, language",
+    [
+        ("module's note", "light", "zh-hans"),
+        ("module's note", "dark", "en"),
+        ("demo note", "light", "en"),
+        ("demo note", "dark", "zh-hans"),
+    ],
+)
 def test_axe_finds_nothing_with_a_tip_open(open_page, axe_source, notes, language, scheme, which):
     """The module's note in its language's interface, and the demo's FlashAttention note (its
     terms and definitions are the demo glossary's) in either interface, with the first tip

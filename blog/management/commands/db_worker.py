@@ -1,20 +1,5 @@
-"""``manage.py db_worker``: django-tasks-db's worker, with biji's retries, sweep, time limits,
-heartbeat, and patience with the database.
-
-It replaces the library's command of the same name (blog comes before django_tasks_db in
-INSTALLED_APPS, as staticfiles' runserver replaces Django's): the same options, plus
-
-* every queue by default (``--queue-name '*'``), so one worker runs everything; ``make run``
-  starts one for ``imports`` and one for the rest (``--queue-name '*' --exclude-queues
-  imports``), so a long import delays no email or card;
-* a worker id that says where the worker runs (``host:pid:start``), unless ``--worker-id``
-  is given, so the sweep can tell a dead worker's task from a running one;
-* a sweep when it starts (``--no-sweep`` to skip): tasks a killed worker left RUNNING go back
-  to the queue, or fail once their attempts are spent (:mod:`blog.background.sweep`);
-* retries and time limits (:mod:`blog.background.retrying`), a heartbeat
-  (:mod:`blog.background.heartbeat`), and no exit on a database error: it waits until the
-  database answers (:mod:`blog.background.worker`).
-"""
+"""``manage.py db_worker``: django-tasks-db's worker (replaced: blog comes first in INSTALLED_APPS)
+with biji's retries, sweep, time limits and heartbeat, every queue by default."""
 
 import logging
 import os

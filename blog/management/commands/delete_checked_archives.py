@@ -1,7 +1,5 @@
-"""``manage.py delete_checked_archives``: the admin's checked archives past their days, deleted.
-
-Each admin import deletes them as it starts; this is for a site that stops importing (cron).
-"""
+"""``manage.py delete_checked_archives``: the admin's checked archives past their days, deleted, for
+a site that stops importing (cron)."""
 
 from django.conf import settings
 from django.core.management.base import BaseCommand

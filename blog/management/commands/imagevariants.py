@@ -1,22 +1,5 @@
-"""``manage.py imagevariants``: every stored image registered, with its variants, and the notes
-and pages that show it rendered with its ``<picture>``.
-
-Images enter biji registered (:mod:`blog.images.variant_tasks`), and the background runner
-makes their variants. This is the operator's tool for the rest, in this process, not queued:
-images stored before biji made variants, a backup restored, variant files lost with a disk
-or deleted, a task that failed. It
-
-1. registers every stored image that has no :class:`~blog.models.ImageFile` row: the files
-   under ``uploads/`` (the editor's, and the importers' new files) and ``covers/``, the
-   files imports restored under their own names (``ImportedMedia``), the notes' covers and
-   every ``/media/`` image a note's or page's body shows;
-2. makes the variants missing or stale of every registered image
-   (:func:`blog.images.variants.make_variants`);
-3. renders again the notes and pages that show an image registered or changed.
-
-It says what it did, and run again it finds nothing to do. ``--dry-run`` says what it
-would do and writes nothing.
-"""
+"""``manage.py imagevariants``: every stored image registered, its variants made and the pages
+showing it re-rendered, in this process; ``--dry-run`` writes nothing."""
 
 from pathlib import PurePosixPath
 

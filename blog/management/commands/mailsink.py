@@ -1,15 +1,6 @@
-"""``manage.py mailsink``: a local SMTP server that keeps every message it is sent, for development.
-
-``make run`` starts it beside the server and the worker and points ``EMAIL_URL`` at it
-(``smtp://127.0.0.1:1025``), so the whole loop (subscribe, confirm from the email, publish,
-the note's email and its unsubscribe link) works on one machine with nothing configured and
-nothing leaving it. Each message is written whole to ``var/mail/`` as an ``.eml`` file (any
-mail client opens one; it is also plain text) and one line says who it was for and what it
-is about. Nothing is relayed anywhere.
-
-aiosmtpd, the server, is a development dependency (``pip install -e .[dev]``, which ``make``
-does): production sends through a real server or provider (docs/email.md).
-"""
+"""``manage.py mailsink``: a local SMTP server that keeps every message in ``var/mail/`` as an
+``.eml`` file and relays nothing, for development (``make run``; docs/email.md). aiosmtpd is a
+development dependency."""
 
 import email
 import threading

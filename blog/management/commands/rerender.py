@@ -1,12 +1,5 @@
-"""Render every note, series, page, glossary term and the site settings again through the
-current renderer.
-
-HTML is rendered on save, never per request; after an upgrade that changes the rendering
-pipeline, this brings what is stored in line with what a new save would produce. Only the
-derived fields are written (``render()``): no date moves, no share link is revoked. Each object
-renders before its own short transaction, so the site keeps taking writes meanwhile; a text the
-renderer refuses (over a bound of blog/rendering/budget.py) keeps its HTML and is listed.
-"""
+"""Render every note, series, page, glossary term and the site settings again, after an upgrade of
+the renderer: derived fields only, so no date moves; refused texts are listed."""
 
 from django.core.management.base import BaseCommand
 

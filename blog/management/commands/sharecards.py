@@ -1,14 +1,5 @@
-"""``manage.py sharecards``: every share card made or brought up to date, in this process.
-
-Cards are made on the background runner when what they show changes
-(:mod:`blog.images.card_tasks`). This is the operator's tool for the rest: notes stored before
-biji made cards, a backup restored without its card files, a font installed after the fact,
-a layout changed by an upgrade, counts that a scheduled note going live changed. It brings
-every card in line (:func:`blog.images.card_store.refresh_everything`: only the stale or
-missing ones are drawn), deletes the files under ``cards/`` that no card names any more (left
-by a worker killed between storing a file and its name), says what it did, and run again
-finds nothing to do.
-"""
+"""``manage.py sharecards``: every stale or missing share card drawn, in this process, and files
+under ``cards/`` that no card names deleted."""
 
 from django.core.files.storage import default_storage
 from django.core.management.base import BaseCommand, CommandError

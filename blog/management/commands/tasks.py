@@ -1,13 +1,5 @@
-"""``manage.py tasks``: see the background tasks, run a failed one again, sweep by hand.
-
-    manage.py tasks                 # the queue's summary and its workers, then the 30 latest
-                                    # tasks: id, task, queue, status, attempts, last error
-    manage.py tasks --status FAILED
-    manage.py tasks retry <id>      # a FAILED task back in the queue (a new set of attempts)
-    manage.py tasks sweep           # tasks of dead workers on this host back in the queue
-
-An import's own page (the admin's Import runs) shows what became of it.
-"""
+"""``manage.py tasks [--status S]``: the queue, its workers and the latest tasks; ``tasks retry
+<id>`` runs a FAILED task again; ``tasks sweep`` puts dead workers' tasks back."""
 
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError

@@ -1,24 +1,5 @@
-"""Online backups and restores: ``manage.py backup DIR`` / ``manage.py restore DIR``.
-
-A backup directory holds:
-
-* ``data.json``: the portable dump (:mod:`.portable`) read from one consistent snapshot of
-  the database while the site serves; what ``restore`` loads, into SQLite or PostgreSQL
-  whichever the backup came from;
-* ``db.sqlite3`` (SQLite, through the online backup API) or ``db.pgdump`` (PostgreSQL,
-  ``pg_dump -Fc`` when it is installed): the native copy, for restoring by hand;
-* ``media/``: every file under ``MEDIA_ROOT``;
-* ``manifest.json``: the SHA-256 of every file above, the database engine, the migrations
-  applied, and the row counts. ``restore`` checks every hash, and that every path stays in
-  its folder, before it touches anything.
-
-The folder is 700 and its files 600: ``data.json`` holds every password hash. The hashes
-detect damage, not a hostile backup (anyone who can change a file can change the manifest), so
-a restore trusts nothing it can derive again: every stored HTML is rendered again from its
-Markdown (:mod:`.rerender`), and a staff or superuser account that does not exist here is left
-out unless the operator asks for the backup's accounts (:mod:`.accounts`). It lists who has
-staff or superuser rights after it.
-"""
+"""Online backups and restores (docs/operations.md). The manifest's hashes detect damage, not a
+hostile backup, so a restore re-renders every HTML and leaves out unknown staff accounts."""
 
 import io
 import json
@@ -98,21 +79,9 @@ def restore(
     with_accounts=False,
     progress=None,
 ):
-    """Restore a backup into the database ``using`` (migrated first) and ``media_root``.
-
-    Refuses a database that holds content unless ``force``, which replaces it (accounts are
-    not content: those here stay, :mod:`.accounts`). The backup's staff and superuser accounts
-    that do not exist here are left out unless ``with_accounts``. In the same transaction as
-    the rows, every stored HTML is rendered again from its Markdown (:mod:`.rerender`;
-    ``progress(model, done, total)`` after each batch). Afterwards the search index is rebuilt
-    and the content version moves (every cached copy is stale). Before anything is written
-    (the database is not even migrated): every hash is checked, and every path the backup
-    names must stay in its folder.
-
-    Returns the rows and media restored, what became of the accounts, the objects rendered
-    again (and those whose text the renderer refused), and the users with staff or superuser
-    rights now.
-    """
+    """Restore a backup into ``using`` (migrated first) and ``media_root``, after checking every
+    hash and path; refuses a database with content unless ``force``. Returns what was restored, the
+    accounts' fate, what was re-rendered or refused, and who has staff rights now."""
     manifest = files.read_manifest(directory)  # every path and hash checked first
     if manifest.get("format") != portable.FORMAT:
         raise RestoreError(f"Not a biji backup format: {manifest.get('format')!r}")

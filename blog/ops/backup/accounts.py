@@ -1,22 +1,7 @@
-"""Which of a backup's accounts a restore lets in: a backup is not trusted with who may log in.
+"""Which of a backup's accounts a restore lets in: an account here is never changed, and a staff
+account not here comes in only with ``with_accounts``.
 
-Accounts (users, groups, their permissions) are not content. A restore never changes or
-deletes an account that exists here, and lets in the backup's accounts by these rules:
-
-* an account with the same user name here is the same person: the account here is kept as it
-  is (password, rights, groups), the backup's copy of it is not loaded, and what the backup
-  attributes to it (revisions, import runs, the admin's log) is attributed to the one here;
-* an account with staff or superuser rights that does not exist here is left out, unless the
-  operator says ``with_accounts``; what the backup attributes to it follows its foreign key's
-  ``on_delete``, as if it had been deleted (revisions and import runs keep no author, its
-  admin log entries go);
-* any other account (no staff rights: it cannot log in to the admin, the site's only login)
-  comes in as it was, under its own primary key unless an account here holds that key.
-
-Groups are matched by name the same way; a group that exists here keeps its permissions.
-
-Works on the decoded portable dump (:mod:`.portable`) before it is loaded. May import what
-:mod:`blog.ops` may.
+May import what :mod:`blog.ops` may.
 """
 
 from dataclasses import dataclass, field

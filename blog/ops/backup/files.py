@@ -1,11 +1,7 @@
 """Media files and the manifest: every file of a backup with its SHA-256, and where it may go.
 
-Every path a backup names is resolved (``..``, absolute paths and symbolic links followed) and
-must stay inside its folder: the backup's own folder for what is read, ``MEDIA_ROOT`` for
-what is written. :func:`plan_media` checks all of them before a restore writes anything.
-
-A backup holds password hashes: its folders are created 700 and its files 600 (readable by
-the account that made it only), whatever the umask.
+Every path is resolved and must stay inside its folder; :func:`plan_media` checks them all before a
+restore writes anything. Folders are 700 and files 600: a backup holds password hashes.
 """
 
 import hashlib
@@ -117,9 +113,8 @@ def read_manifest(directory):
 
 
 def plan_media(directory, media_root, manifest):
-    """[(source, destination, sha256)] for the backup's media, every path checked: read from
-    inside the backup's ``media/``, written inside ``media_root``, and each file one the
-    manifest's hashes cover. ManifestError, before anything is written, otherwise."""
+    """[(source, destination, sha256)] for the backup's media, each path checked and hashed by the
+    manifest; ManifestError before anything is written."""
     media = manifest.get("media")
     if not isinstance(media, dict):
         raise ManifestError(f"{MANIFEST} lists no media: not a biji backup.")

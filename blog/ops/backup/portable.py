@@ -1,15 +1,5 @@
-"""The portable dump: every row of the models worth keeping, as JSON, exact to the microsecond.
-
-Django's ``dumpdata`` will not do: its JSON encoder cuts datetimes to milliseconds (share
-links sign ``updated_at`` to the microsecond), and natural keys fail on the tag through model.
-Here primary keys are kept as they are (links, feeds' entry ids and share links use them);
-only the rows that ``migrate`` creates with ids of its own, content types and permissions, are
-referred to by their natural keys, ``[app_label, model]`` and ``[app_label, codename]``.
-
-Left out: what is derived or transient (content types and permissions themselves, sessions,
-login-attempt logs, the search index, the content version). ``restore`` rebuilds the search
-index and moves the content version.
-"""
+"""The portable dump: every row worth keeping, as JSON, primary keys kept and datetimes exact to the
+microsecond (``dumpdata`` cuts them to milliseconds; share links sign microseconds)."""
 
 import base64
 import datetime
@@ -88,10 +78,8 @@ def _natural_maps(using):
 
 
 def dump(stream, using):
-    """Write every kept row to ``stream`` (text), from one consistent snapshot of ``using``.
-
-    The caller opens the snapshot (see :func:`snapshot`); this only reads.
-    """
+    """Write every kept row to ``stream`` (text); the caller opens the snapshot
+    (:func:`snapshot`)."""
     natural = _natural_maps(using)
     stream.write(f'{{"format": {json.dumps(FORMAT)}, "models": [\n')
     counts = {}
@@ -143,12 +131,9 @@ def rows_present(using, ignore=frozenset()):
 
 
 def load(data, using, *, replace=False, keep=frozenset()):
-    """Insert the dumped rows into ``using`` in one transaction, primary keys as they were.
-
-    ``replace`` empties the restored models first, but for those in ``keep``. Foreign keys
-    are checked at the end, so the order of the models does not matter. Signals are sent
-    with ``raw=True``, as ``loaddata`` does.
-    """
+    """Insert the dumped rows into ``using`` in one transaction, primary keys as they were, foreign
+    keys checked at the end; ``replace`` empties the models first, but ``keep``. Signals are sent
+    with ``raw=True``."""
     if data.get("format") != FORMAT:
         raise RestoreError(f"Unknown dump format {data.get('format')!r}.")
     ContentType.objects.clear_cache()

@@ -16,11 +16,8 @@ def pg_dump_available():
 
 
 def pg_dump(using, target):
-    """``pg_dump -Fc`` of the database ``using``: itself one consistent snapshot.
-
-    Restore it by hand into an empty database with
-    ``pg_restore --no-owner --dbname=… db.pgdump`` (same or newer PostgreSQL).
-    """
+    """``pg_dump -Fc`` of the database ``using``, one consistent snapshot; restore by hand with
+    ``pg_restore --no-owner --dbname=… db.pgdump``."""
     params = connections[using].get_connection_params()
     env = dict(os.environ)
     if params.get("password"):

@@ -1,20 +1,7 @@
-"""Every stored HTML a restore brings in, rendered again from its Markdown: a backup is not
-trusted with HTML.
+"""Every stored HTML a restore brings in, rendered again from its Markdown, as a crafted backup
+could put script on every page; a refused text becomes its escaped Markdown.
 
-Pages print the rendered HTML of notes, pages, series, glossary terms and the site settings as
-it is, so a crafted backup could otherwise put script on every page. After the rows are
-loaded, every object of every model that stores what its Markdown renders to
-(:class:`~blog.models.rendered.RenderedMarkdownMixin`, its ``derived_fields``) is rendered
-again through its own ``render()``, the step ``manage.py rerender`` takes: only the derived
-fields are written and no date a reader sees moves. Glossary terms go first: notes carry their
-definitions in their tooltips.
-
-A text the renderer refuses (:class:`~blog.rendering.RenderRefused`: too large, or too slow to
-render) does not stop the restore: its HTML becomes its Markdown, escaped, as preformatted
-text, the other fields it derives take their empty defaults, and it is reported by slug.
-
-Objects are read in batches of :data:`BATCH` by primary key: memory does not grow with the
-site. May import what :mod:`blog.ops` may.
+May import what :mod:`blog.ops` may.
 """
 
 from dataclasses import dataclass
@@ -56,10 +43,8 @@ def rendered_models():
 
 def render_all(using, progress=None):
     """Render every object of :func:`rendered_models` in ``using`` again, in the caller's
-    transaction. ``progress(model, done, total)`` is called after each batch.
-
-    Returns ``({model: count}, [Refused])``.
-    """
+    transaction, calling ``progress(model, done, total)`` per batch. Returns ``({model: count},
+    [Refused])``."""
     counts, refused = {}, []
     for model in rendered_models():
         objects = model._base_manager.using(using).order_by("pk")

@@ -7,12 +7,9 @@ from django.db import connections, transaction
 
 @contextlib.contextmanager
 def read_snapshot(using):
-    """Every query inside sees the database as it was at the first one.
-
-    PostgreSQL: a REPEATABLE READ, READ ONLY transaction. SQLite (WAL): a deferred read
-    transaction, which takes no write lock (Django's own would be IMMEDIATE and stop writers
-    for the length of the dump).
-    """
+    """Every query inside sees the database as it was at the first one: REPEATABLE READ on
+    PostgreSQL; on SQLite a deferred read transaction, which unlike Django's IMMEDIATE stops no
+    writer."""
     connection = connections[using]
     if connection.vendor == "postgresql":
         with transaction.atomic(using=using):

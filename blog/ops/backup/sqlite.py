@@ -6,11 +6,8 @@ from django.db import connections
 
 
 def snapshot_file(using, target):
-    """Copy the database ``using`` to ``target`` page by page while it serves.
-
-    The backup API restarts the copy when a writer changes a page it already copied, and the
-    result is one consistent database, whatever was written meanwhile.
-    """
+    """Copy the database ``using`` to ``target`` with SQLite's backup API while it serves: one
+    consistent database, whatever was written meanwhile."""
     connection = connections[using]
     connection.ensure_connection()
     destination = sqlite3.connect(target)

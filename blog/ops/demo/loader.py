@@ -1,32 +1,6 @@
-"""Read the demo files and load them into the database, idempotently.
-
-A note or page file starts with a strict front-matter block::
-
-    ---
-    title: CUDA warp 调度
-    slug: cuda-warp-scheduling
-    language: zh-hans
-    status: published
-    published: 2025-05-18 21:40
-    series: gpu-notes
-    position: 1
-    tags: gpu, cuda, scheduling
-    ---
-    Markdown body…
-
-One ``key: value`` per line, known keys only, no repeats; ``published`` is a local time in
-``settings.TIME_ZONE`` or ``+30d`` (that many days from the load, on the hour: a scheduled
-note). Tags and series are named by slug and must exist in :mod:`blog.ops.demo.site`. Of two
-notes that are translations of each other, only one names the other (``translation:``).
-
-The glossary is ``glossary.yaml``, in the format of an export's glossary file (see
-docs/moving.md: ``terms:``, a list of terms by slug with their forms, variants, definitions
-and the notes that explain them). Its terms are loaded before the notes, so that the notes
-render with their terms marked, and linked to the notes that explain them after.
-
-Loading upserts everything by slug (pk 1 for the site settings, URL for navigation links)
-and saves each object whole, so derived fields such as ``body_html`` are always rebuilt.
-"""
+"""Read the demo files and load them idempotently: notes and pages with a strict front matter (one
+known ``key: value`` a line; ``published: +30d`` schedules), then ``glossary.yaml`` before the
+notes, everything upserted by slug and saved whole."""
 
 import re
 from dataclasses import dataclass
@@ -132,9 +106,8 @@ def read_documents(folder, allowed, required):
 
 
 def upsert(model, lookup, values):
-    """Like ``update_or_create``, but validates and saves the whole object, so that what
-    ``save()`` derives (body HTML, excerpt…) is written even when the row already exists; a
-    note is saved with its pair's rules (:func:`blog.models.translations.save_note`)."""
+    """Like ``update_or_create``, but validates and saves the whole object, so what ``save()``
+    derives is always written; notes go through ``save_note``."""
     obj = model.objects.filter(**lookup).first() or model(**lookup)
     for field, value in values.items():
         setattr(obj, field, value)
@@ -156,9 +129,8 @@ def keep_dates(note, doc, now):
 
 
 def keep_revision(note):
-    """The demo's text as the note's revision, as an author's save keeps one: its history
-    starts there, and the diff its translation shows once it is edited reads the text as the
-    demo wrote it. A reload that changes nothing records nothing."""
+    """The demo's text as the note's revision, so its history and its translation's diff start
+    there. A reload that changes nothing records nothing."""
     latest = latest_version(note)
     if latest is not None and latest.field_dict.get("body") == note.body:
         return

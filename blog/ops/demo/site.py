@@ -1,8 +1,5 @@
-"""Demo data that is not a note or a page: series, tags, site settings and navigation.
-
-Notes live in ``notes/*.md`` and pages in ``pages/*.md``; their front matter refers to the
-series and tags below by slug.
-"""
+"""Demo data that is not a note or a page: series, tags, site settings and navigation, named by slug
+in the notes' front matter."""
 
 SERIES = [
     {

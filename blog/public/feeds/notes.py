@@ -1,28 +1,6 @@
-"""Full-content RSS 2.0 and Atom 1.0 feeds: everything, per tag, per series, per language.
-
-Plain :class:`~django.contrib.syndication.views.Feed` subclasses, one per scope, each with an
-Atom twin that only sets ``feed_type``. HTTP caching (Last-Modified, ETag, Cache-Control) is
-added around them in :mod:`blog.public.feeds.urls`.
-
-* Every URL, including links and images in the content, is built on ``settings.SITE_URL``
-  (:func:`blog.text.site_url.absolute_url`), never the request's host: a cached feed is right
-  whoever fetched it.
-* Entry ids are tag URIs, ``tag:<SITE_URL host>,<created date>:note:<pk>``, unchanged by edits
-  of the title or slug. ``settings.BIJI_FEED_ID_AUTHORITY`` may pin the host if the blog moves.
-* A tag is ONE category with both names, English first: "Scheduling / 调度". One category per
-  tag keeps readers' tag lists right; the fixed order gives it the same string in every feed.
-* A feed is written in a fixed language (a language feed in its own, others in LANGUAGE_CODE),
-  not the reader's Accept-Language: the bytes depend on the database only; the ETag is stable.
-* Items come from ``item_*`` methods, never templates, which run context processors per item.
-* The entry of a note behind its other version starts with the page's translation notice, in
-  the note's language (:mod:`blog.public.translation_notice`); so each entry also depends on
-  the other version's part of the page cache.
-* With a WebSub hub configured, a feed names it beside itself (``rel="hub"``, ``rel="self"``:
-  :mod:`blog.public.feeds.websub`); the ``Link`` header is added in :mod:`.urls`.
-* :meth:`NoteFeed.last_modified` dates a feed from its URL alone (one aggregate query),
-  so If-Modified-Since is answered before the feed is built. Renaming only a tag or the site
-  settings moves no note date; the content's ETag and ``max-age`` bound that staleness.
-"""
+"""Full-content RSS 2.0 and Atom 1.0 feeds per scope. A feed's bytes depend on the database alone
+(URLs on ``SITE_URL``, a fixed language), so a cached feed and its ETag suit everyone; entry ids are
+tag URIs that survive a new title or slug."""
 
 import re
 from dataclasses import dataclass, replace
@@ -128,11 +106,8 @@ class ContentAtomFeed(BijiFeedMixin, feedgenerator.Atom1Feed):
 
 @dataclass(frozen=True)
 class Scope:
-    """One request's feed: the ``obj`` Django passes to the feed-level methods.
-
-    The Feed instance is the view, shared by every request, so what one request loads (the
-    site settings, the tag or series) lives here, never on ``self``.
-    """
+    """One request's feed: the ``obj`` Django passes to the feed-level methods. The Feed instance is
+    shared by every request, so per-request data lives here, never on ``self``."""
 
     site: SiteSettings
     language: str  # the feed's own language, or LANGUAGE_CODE for mixed feeds
@@ -163,12 +138,8 @@ class NoteFeed(Feed):
         return Note.objects.published().filter(**self.note_filter(**url_kwargs))
 
     def last_modified(self, request, **url_kwargs):
-        """Newest publication or edit in the scope, or None when it is empty (one query).
-
-        The ``last_modified_func`` of ``condition()`` in :mod:`blog.public.feeds.urls`: it runs
-        before get_object, so it loads nothing else. ``published_at`` counts too: a scheduled
-        note was last edited before it went live.
-        """
+        """Newest publication or edit in the scope, or None when empty, in one query that runs
+        before ``get_object``, so it loads nothing else."""
         notes = self.scope_notes(**url_kwargs)
         dates = notes.aggregate(edited=Max("updated_at"), published=Max("published_at"))
         return max(filter(None, dates.values()), default=None)
@@ -333,9 +304,8 @@ class SeriesNotesFeed(NoteFeed):
 
 
 class LanguageNotesFeed(NoteFeed):
-    """A reader's feed in one language, with the lists' language rule: a translated pair
-    once, in this language; notes with no version in it in their own language, unless the
-    site settings leave them out. Described in that language."""
+    """A reader's feed in one language, with the lists' language rule (``in_interface``), described
+    in that language."""
 
     title_text = _("%(site)s · %(language)s")
     description_text = _("The latest notes in %(language)s on %(site)s.")

@@ -1,18 +1,5 @@
-"""Feeds live outside i18n_patterns: a subscriber's URL never depends on the interface language.
-
-Each feed is wrapped for HTTP caching with Django's own tools, outermost first:
-
-* ``cache_control``: ``public, max-age=BIJI_FEED_MAX_AGE`` (600 s) on every answer, 304s included.
-* ``condition(last_modified_func=feed.last_modified)``: one aggregate query dates the feed from
-  its URL and answers If-Modified-Since with 304 before the feed is built (HTTP ignores the date
-  when If-None-Match is sent; then the content decides). The date is kept once per content
-  version (blog.caching.memo); blog.caching.pages answers most conditional requests before this.
-* ``ConditionalGetMiddleware`` (settings.MIDDLEWARE) hashes the built feed into its ETag and
-  answers a matching If-None-Match with 304.
-
-With a WebSub hub configured, the response's ``Link`` header names the hub and the feed
-(:mod:`blog.public.feeds.websub`); the page cache keeps it with the feed.
-"""
+"""Feeds live outside i18n_patterns, wrapped in ``cache_control``, ``condition`` (Last-Modified
+before the feed is built) and, through the settings, ``ConditionalGetMiddleware``."""
 
 from django.conf import settings
 from django.urls import path

@@ -1,13 +1,6 @@
-"""Where a feed says its WebSub hub is: ``rel="hub"`` and ``rel="self"``.
-
-A WebSub subscriber (a feed reader, or a service such as Feedly or Inoreader) discovers the
-hub and the topic's own URL from the feed's HTTP ``Link`` header or, failing that, from the
-feed's ``<link>`` (Atom) and ``<atom:link>`` (RSS) elements (WebSub §4). The feeds name
-themselves in every case (Django's writers add ``rel="self"``); the hub, and the header, only
-when ``settings.BIJI_WEBSUB_HUB`` is set. Both come from settings and the URL alone, so a
-feed's bytes stay the same for everyone, and the page cache keeps the header with the feed.
-The pings themselves are :mod:`blog.mail.websub`'s.
-"""
+"""Where a feed says its WebSub hub is: ``rel="hub"`` and ``rel="self"``, in the ``Link`` header and
+the feed's own links, only when ``BIJI_WEBSUB_HUB`` is set. From settings and the URL alone, so a
+feed's bytes are the same for everyone. The pings are :mod:`blog.mail.websub`'s."""
 
 from django.conf import settings
 

@@ -1,10 +1,6 @@
-"""Year and month archives on Django's dated generic views.
-
-One aggregated query ("published notes per month") answers everything the generic views
-would otherwise ask the database for one question at a time: whether the period is empty
-(404), its date list, and the previous and next periods that hold notes. A page of notes
-then costs a count, the page itself and its tags.
-"""
+"""Year and month archives on Django's dated generic views, with one aggregated query answering what
+they would ask one question at a time: whether a period is empty, its date list, and the
+neighbouring periods."""
 
 import datetime
 from collections import OrderedDict
@@ -32,10 +28,8 @@ def start_of_day(day):
 
 
 def months_by_language():
-    """``{interface language: [(first day of month, count)]}``: one query for every language
-    (each language's list rule as a filtered count), once per content version
-    (blog.caching.memo): it reads every published note. The other languages' months tell the
-    language switch whether the same month has notes there."""
+    """``{interface language: [(first day of month, count)]}`` in one query, once per content
+    version; the language switch reads the other languages' months."""
     others = site_settings().show_other_languages
     return memoised(f"archive-months:{int(others)}", lambda: _months_by_language(others))
 
@@ -84,9 +78,8 @@ class NoteArchiveMixin(PublishedNoteMixin):
         }
 
     def language_fallbacks(self, holds_notes):
-        """The archive index for each other interface language whose months fail
-        ``holds_notes``: a translated pair may be listed under a month in one language and
-        another month in the other, and the language switch must not lead to a 404."""
+        """The archive index for each other language whose months fail ``holds_notes``, so the
+        language switch never leads to a 404."""
 
         def listed():
             return holds_notes([m for m, _n in self.months_by_language.get(get_language(), [])])

@@ -29,18 +29,15 @@ def can_preview(user, model="note"):
 
 
 def listed_notes():
-    """The published notes a list shows in the current interface: one entry per translated
-    pair, other-language notes as the site settings say (``NoteQuerySet.in_interface``).
-    Lists, counts and archives all start here."""
+    """The published notes a list shows in the current interface (``NoteQuerySet.in_interface``):
+    where lists, counts and archives start."""
     others = site_settings().show_other_languages
     return Note.objects.published().in_interface(get_language(), others=others)
 
 
 def found_by_slug(kind, queryset, slug):
-    """The row of ``queryset`` at ``slug`` (a tag, a series, a published note), read once per
-    content version and kept under ``kind`` (which names what the queryset admits), or a 404;
-    a slug naming nothing is asked every time and kept nowhere, so made-up URLs add no
-    entries."""
+    """The row of ``queryset`` at ``slug``, kept once per content version under ``kind``, or a 404;
+    a slug naming nothing is kept nowhere, so made-up URLs add no entries."""
     found = memoised(
         f"{kind}:{slug}", queryset.filter(slug=slug).first, keep=lambda row: row is not None
     )
@@ -50,9 +47,8 @@ def found_by_slug(kind, queryset, slug):
 
 
 def language_fallbacks(listed, index):
-    """``{code: index page}`` for each other interface language where ``listed()``, called
-    with that language active, is false: the language switch (``language_versions``) goes
-    to the index instead of to a page that would be a 404 there."""
+    """``{code: index page}`` for each other language where ``listed()`` is false, so the language
+    switch goes to the index instead of a 404."""
     current = get_language()
     fallbacks = {}
     for code, _name in settings.LANGUAGES:
@@ -64,18 +60,9 @@ def language_fallbacks(listed, index):
 
 
 class CachePolicyMixin:
-    """One Cache-Control policy: public pages for ``BIJI_PAGE_MAX_AGE`` seconds.
-
-    A view sets ``self.private = True`` (a staff preview, a share link) to send never-cache
-    headers instead, and to keep search engines away from what is not yet public. Public
-    views never touch ``request.user`` on the happy path, so the session is not read and
-    responses do not vary on the cookie. A view with ``revalidate = True`` (search) is public
-    but asked again every time (``no-cache``), so no cache keeps a result a new note changes.
-    A view that served something else than its URL names (a list asked for a page it does not
-    have) sets ``self.shared = False``: the reader's browser may keep it (``private``), no shared
-    cache does, so made-up page numbers cannot fill one (``blog.caching.canonical``).
-    ``blog.caching.pages`` adds the ETag, Last-Modified and ``s-maxage`` of public pages.
-    """
+    """One Cache-Control policy: public for ``BIJI_PAGE_MAX_AGE``; ``private`` never-cache,
+    ``revalidate`` no-cache, ``shared = False`` out of shared caches (a page not its URL's, so
+    made-up page numbers cannot fill one). The session is never read on the happy path."""
 
     private = False
     revalidate = False
@@ -97,13 +84,9 @@ class CachePolicyMixin:
 
 
 class PublishedNoteMixin(CachePolicyMixin):
-    """Lists of published notes, with tolerant pagination.
-
-    ``?page=`` values that are not numbers give the first page and numbers past the end the
-    last one (Paginator.get_page semantics), so odd query strings never raise; such an answer
-    is not shared (``shared``), only a page number that names its page is. A view whose list
-    may not be empty (a tag or series without published notes) sets ``require_notes``.
-    """
+    """Lists of published notes, with tolerant pagination (``Paginator.get_page``): an odd
+    ``?page=`` never raises, and such an answer is not shared. ``require_notes``: an empty list is a
+    404."""
 
     model = Note
     context_object_name = "note_list"

@@ -1,19 +1,5 @@
-"""The glossary (术语表): every term under the letter it is filed under, and a page per term.
-
-In the interface's language first: the Chinese interface files a term by the pinyin of its
-Chinese form, the English one by its English form; a term without that form is filed by the
-other (:mod:`blog.text.collation`). Each term shows its other-language form, its accepted
-spellings, its definition (the interface language's, else the other one, marked with its
-``lang``) and its notes: those that explain it, then those that use it (``TermUse``), each
-translated pair once, in the interface's language (:func:`blog.public.views.base.listed_notes`:
-a pair whose note in this language is a draft shows the published one).
-
-The whole glossary of a language is read in three queries (terms; which notes use or explain
-which term; those notes as lists show them) once per content state (:func:`memoised`); both
-pages read it, so a term's page costs no query of its own. The pages name the glossary's part
-and the part of every note they show (:mod:`blog.caching.parts`), and the notes' lists
-(``parts.NOTES``): a note published, unpublished or linked to its translation moves those.
-"""
+"""The glossary (术语表): terms under their index letter, and a page per term, read in three queries
+per language once per content state."""
 
 from dataclasses import dataclass, field
 

@@ -55,17 +55,9 @@ class HomeView(PublishedNoteMixin, generic.ListView):
 
 
 def series_parts(note):
-    """The published parts of the note's series, in order, in one query.
-
-    A note and its translation are one part: the box lists the parts in the note's own
-    language where they exist. A note previewed before publication is slotted in at its
-    position, so its banner and box read as they will once it is live.
-
-    Parts are counted by the one rule of :mod:`blog.models.series` (a translation shares its
-    original's number): a part not out yet leaves its number missing, "still to come". A part
-    without a position has no number: any number given it would change when a part is placed
-    before it.
-    """
+    """The published parts of the note's series, in order, in one query, a translated pair as one
+    part in the note's language. A previewed note is slotted in at its position; parts are numbered
+    by :mod:`blog.models.series`."""
     parts = list(
         Note.objects.published()
         .in_interface(note.language)
@@ -92,16 +84,9 @@ def series_parts(note):
 
 
 def related_notes(note, tag_ids, exclude):
-    """Published notes sharing the most tags with ``note``, newest first among equals.
-
-    A translated pair is one work, listed once in the note's own language where that version
-    is published (the series box's rule): both versions share their tags, so they came in
-    together and took two of the few places.
-
-    Candidates are the :data:`RELATED_WINDOW` published notes before and after the note's
-    publication time (the newest ones for a note not yet published): counting shared tags
-    over every note with one of its tags grew with the blog (half a note page at 10,000).
-    """
+    """Published notes sharing the most tags with ``note``, newest first among equals, a translated
+    pair once. Candidates are the :data:`RELATED_WINDOW` notes around its publication time, so the
+    cost does not grow with the blog (docs/performance.md)."""
     if not tag_ids:
         return []
     published = Note.objects.published().order_by()
@@ -203,13 +188,9 @@ class NoteDetailView(CachePolicyMixin, generic.DetailView):
         raise Http404("No published note here.")
 
     def published_page(self, slug):
-        """What the page of the published note at ``slug`` shows but the site's frame, kept
-        once per content version and interface language (publishing, unpublishing, an edit or
-        a scheduled time coming moves the version): the note, what is shown beside it, and
-        its head's meta tags and its content rendered (title, dates, tags, cover, contents,
-        body, series box and related notes: most of the page's template time). The head names
-        the page's URL: the request's path, which for a published note is always its own path
-        in the interface's language. None: no published note there."""
+        """What the page of the published note at ``slug`` shows but the site's frame, kept once per
+        content version and interface language: most of the page's template time. None: no published
+        note there."""
         note = self.get_queryset().published().filter(slug=slug).first()
         if note is None:
             return None
@@ -267,9 +248,8 @@ class NoteDetailView(CachePolicyMixin, generic.DetailView):
 
     @staticmethod
     def depend_on_what_is_shown(note, context):
-        """The page shows the note, links its translation, related notes and series parts
-        (each by title and URL), and chose the related notes among its tags' notes and the
-        parts among its series'."""
+        """The parts the page shows: the note, its translation, related notes and series parts, and
+        the lists it chose them from."""
         shown = [note, context["counterpart"], *context["related"]]
         if context["series_box"]:
             shown += context["series_box"]["parts"]
@@ -280,9 +260,8 @@ class NoteDetailView(CachePolicyMixin, generic.DetailView):
         )
 
     def related(self, note, tags, exclude):
-        """Related notes; for a published note once per content version (the search reads
-        hundreds of notes). A draft's tags may change without moving the version: its
-        preview always asks."""
+        """Related notes, once per content version for a published note; a draft's preview always
+        asks, as its tags move no version."""
         find = partial(related_notes, note, [tag.pk for tag in tags], exclude)
         if not note.is_published():
             return find()
@@ -295,11 +274,8 @@ class NoteDetailView(CachePolicyMixin, generic.DetailView):
 
 
 class NoteShareView(NoteDetailView):
-    """A secret share link: the note as readers will see it, for whoever holds the token.
-
-    Never cached, never indexed; a bad, expired or stale token (the note was edited since)
-    is a 404, and a link to a note published since then redirects to its public page.
-    """
+    """A secret share link: the note as readers will see it, never cached or indexed. A bad or stale
+    token is a 404; a note published since redirects to its page."""
 
     private = True
 

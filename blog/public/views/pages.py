@@ -39,11 +39,8 @@ class PageDetailView(CachePolicyMixin, generic.DetailView):
 @require_GET
 @cache_control(public=True, max_age=86400)
 def robots_txt(request):
-    """Crawlers may read everything public; not the admin and not secret share links.
-
-    A custom admin path (BIJI_ADMIN_PATH) is left out: robots.txt is public, and naming the
-    path would give it away. The admin's pages carry their own ``robots`` meta tag.
-    """
+    """Crawlers may read everything public; not the admin and not share links. A custom admin path
+    is not named: robots.txt is public."""
     lines = ["User-agent: *"]
     if settings.BIJI_ADMIN_PATH == "admin/":
         lines.append("Disallow: /admin/")

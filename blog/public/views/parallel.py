@@ -1,14 +1,6 @@
-"""A translated pair side by side: the parallel view at ``{note URL}parallel/``.
-
-The same page at either note's slug: the original (the note the other's ``translation`` link
-points at) on the left, its translation on the right, aligned by :mod:`blog.text.alignment`.
-Blocks of the original whose text changed since the translation was last brought in line
-(their hash is not among the translation's ``synced_hashes``) are marked.
-
-It is a reading aid, not a third copy of the text: ``noindex``, with a canonical link to the
-note in the interface's language. Readers see it when both notes are published; staff who may
-preview notes see it for drafts and scheduled notes too (never cached, like a preview).
-"""
+"""A translated pair side by side: the parallel view at ``{note URL}parallel/``, aligned by
+:mod:`blog.text.alignment`, with the original's changed blocks marked. A reading aid: ``noindex``,
+canonical to the note."""
 
 import re
 
@@ -104,9 +96,8 @@ class NoteParallelView(CachePolicyMixin, generic.TemplateView):
 
 
 def scoped_ids(stored, prefix):
-    """A note's stored blocks with its anchors (heading ids, footnotes) and the links to them
-    prefixed: the two notes' anchors share one page, where both may have ``#gpu`` or
-    ``#fn:1``."""
+    """A note's stored blocks with its anchors and the links to them prefixed, as both notes may
+    have ``#gpu`` on one page."""
     return [
         [
             kind,

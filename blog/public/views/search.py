@@ -18,15 +18,8 @@ from blog.search.text import MAX_QUERY_CHARS, parse_query
 
 
 class _GlossaryCopy:
-    """The glossary as search reads it, kept in this process for the current content state.
-
-    Terms change the content state (their receivers bump it), so a copy made at a state is
-    right for as long as it lasts. It lives in the process, not in the shared cache: taken
-    from the cache, 500 terms cost 1.4 ms of unpickling a search, a tenth of the page. A
-    token memoised in the shared cache for the state names the copy, so a copy is never
-    used past its state, nor past an emptied cache (a restore, a test's new data), in any
-    process.
-    """
+    """The glossary as search reads it, kept in this process per content state, as unpickling it
+    from the shared cache costs too much per search (docs/performance.md)."""
 
     def __init__(self):
         self.lock = threading.Lock()
@@ -52,13 +45,8 @@ def also_searched(query, language):
 
 
 class SearchView(CachePolicyMixin, ListView):
-    """Published notes matching ``q``, ranked title, then tags, then body, newest first.
-
-    A word that is a glossary term's form also finds the term's other forms, in both languages
-    (blog.search.glossary); the page names the forms it added. Any ``q`` is answered with a
-    page: empty (a friendly prompt), too long (cut to ``MAX_QUERY_CHARS`` characters), FTS
-    syntax, control characters or odd Unicode.
-    """
+    """Published notes matching ``q``, ranked title, then tags, then body, newest first; a glossary
+    term's form finds its other forms too. Any ``q`` gets a page, whatever it holds."""
 
     template_name = "blog/search.html"
     context_object_name = "results"

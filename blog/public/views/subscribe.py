@@ -1,29 +1,6 @@
-"""Subscribing by email: the form's page and its answer, confirming, unsubscribing.
-
-``/subscribe/`` (``/en/subscribe/``) is a public page like any other, kept by the page cache;
-the form also sits at the end of every note and on the home page
-(``templates/includes/subscribe_form.html``), all of them cached for everyone. So the form
-carries no per-visitor token and its view is **exempt from CSRF by design**: a forged
-submission can do no more than a visitor typing someone's address, which is what the
-double opt-in is for (the confirmation email is the proof of intent). What guards it instead:
-
-* a honeypot field people never see (``homepage``): a form that fills it gets the usual
-  answer and nothing is recorded or sent;
-* a throttle per client network and one per address (:mod:`blog.public.throttle`,
-  ``BIJI_SUBSCRIBE_*``), answered with a friendly 429 page;
-* at most one confirmation a day per address, whatever the throttles let through
-  (:func:`blog.mail.subscribing.subscribe`);
-* the same answer whether the address is new, pending, confirmed or unsubscribed, so the
-  form cannot tell anyone who subscribes (a malformed address gets a 400 with the form).
-
-The links of the emails open pages that are never cached (``never_cache``, and
-``blog.caching.pages.NOT_PUBLIC``) and need no cookie: the confirmation page shows what will
-be confirmed and a button (a POST confirms, so a mail scanner following the link confirms
-nothing); the unsubscribe page has a button too, and its URL takes RFC 8058's one-click POST
-(``List-Unsubscribe=One-Click``) from a mail client, without cookie or CSRF token. A link
-tampered with, expired, or whose address was deleted gets a 400 page that says so, and so
-does a link overtaken by an unsubscription or a newer link (it confirms nothing).
-"""
+"""Subscribing by email, confirming, unsubscribing. The form sits on cached pages, so it is exempt
+from CSRF by design: double opt-in, a honeypot and throttles guard it instead, and every address
+gets the same answer."""
 
 from django import forms
 from django.conf import settings

@@ -42,10 +42,8 @@ def listed_tags():
 
 
 def fallbacks_when_hidden(listed, index, part):
-    """:func:`language_fallbacks` where a tag or series page can be empty in another
-    interface: only when the site hides other-language notes (otherwise every published note
-    is listed in every interface, and the page exists in all). Then the page depends on the
-    index's ``part`` too (:mod:`blog.caching.parts`)."""
+    """:func:`language_fallbacks`, only when the site hides other-language notes (else every page
+    exists in every interface); the page then depends on the index's part too."""
     if site_settings().show_other_languages:
         return {}
     parts.depend_on(part)

@@ -1,7 +1,7 @@
 """Export: one Markdown file per note and page, biji's data file, and the media beside them.
 
 Deterministic, so that export → import into an empty database → export gives the same
-bytes: notes in slug order, keys in the format table's order (:mod:`.formats`), empty values
+bytes: notes in slug order, keys in the fields table's order (:mod:`.formats`), empty values
 left out, tags sorted by name, times in ``TIME_ZONE`` to the second with their offset, text
 stripped of surrounding whitespace as import strips it, ``\\n`` line endings.
 
@@ -42,7 +42,7 @@ from blog.models import (
     Term,
 )
 from blog.porting import frontmatter, glossary_file, sync_state
-from blog.porting.formats import HUGO
+from blog.porting.formats import FIELDS, HUGO, TEXT
 from blog.porting.media import media_prefix
 from blog.porting.records import NOTE, PAGE
 from blog.porting.site_config import address, config_files
@@ -52,6 +52,12 @@ MEDIA_REF = r"(?<![\w/])%s([^\s)\"'<>]+)"
 SAID_WHEN_EMPTY = {"synced_hashes"}
 # What Liquid (Jekyll) and Nunjucks (Hexo) would take for their own in a body.
 TEMPLATE_DELIMITERS = ("{{", "{%", "{#")
+# The table's text fields that are the note's own, written stripped as import strips them.
+NOTE_TEXT = tuple(
+    field
+    for field in FIELDS
+    if field.value == TEXT and field.name not in ("slug", "translation_key", "author")
+)
 
 
 def stamp(value):
@@ -115,8 +121,10 @@ def permalink(note, fmt):
 
 
 def note_fields(note, fmt=HUGO):
+    """The note's value of each field of :mod:`.formats`' table: its text fields stripped,
+    as import strips them; the others as each generator reads them back."""
     return {
-        "title": note.title.strip(),
+        **{field.name: getattr(note, field.name).strip() for field in NOTE_TEXT},
         "slug": note.slug,
         "permalink": permalink(note, fmt),
         "language": note.language,
@@ -124,15 +132,10 @@ def note_fields(note, fmt=HUGO):
         "updated_at": stamp(note.updated_at),
         "draft": note.status == Status.DRAFT,
         "translation_key": translation_key(note),
-        "summary": note.summary.strip(),
         **tag_names(note),
         **series_names(note),
         "series_position": note.series_position if note.series else None,
         "cover": f"{media_prefix()}{note.cover.name}" if note.cover else "",
-        "cover_alt": note.cover_alt.strip(),
-        "source_title": note.source_title.strip(),
-        "source_author": note.source_author.strip(),
-        "source_url": note.source_url.strip(),
         "source_date": note.source_date,
         "old_paths": sorted(note.legacy_paths.values_list("path", flat=True)),
         "synced_hashes": sync_state.exported(note, note.counterpart),
@@ -161,10 +164,10 @@ def front_matter(fields, fmt, body=""):
     if "draft" in fields and fmt.key_for("published"):  # Hexo, Jekyll: published: false
         fields["published"] = not fields.pop("draft")
     meta = {}
-    for key, field in fmt.keys:
+    for key, field in fmt.written:
         value = fields.get(field)
         empty = value is None if field in SAID_WHEN_EMPTY else value in (None, "", [], {})
-        if fmt.key_for(field) == key and not empty:
+        if not empty:
             meta[key] = value
     if fmt.template_switch and any(mark in body for mark in TEMPLATE_DELIMITERS):
         synced = meta.pop("translation_synced", None)

@@ -1,10 +1,13 @@
-"""One table per format: which front-matter key holds which field, and where files go.
+"""One table of front-matter fields: the key each generator uses, and where files go.
 
-Import reads a key through the table of the format it is told (``auto``: all three, which
-never disagree on a key); export writes each field under the *first* key its format's table
-lists for it, in the table's order. So what export writes, import reads back, and the files'
-layout is fixed: that is half of the byte-identical round trip (the other half is
-:mod:`.frontmatter`).
+Each row of :data:`FIELDS` is one field of a note or page: the key Hugo, Hexo and Jekyll each
+write it under, the further keys each reads it from, and how its value is read and written
+(:data:`TEXT`, :data:`DATE`…). Each generator's :class:`Format` is derived from it: import reads
+a key through the table of the format it is told (``auto``: all three, which never disagree on
+a key); export writes each field under the key its generator writes, in the table's order. So
+what export writes, import reads back, and the files' layout is fixed: that is half of the
+byte-identical round trip (the other half is :mod:`.frontmatter`). A field's keys in every
+generator are one row, and a text field is read from a file and written to one by its kind.
 
 Fields (see :class:`.records.NoteRecord`), beyond the obvious ones:
 
@@ -14,7 +17,7 @@ Fields (see :class:`.records.NoteRecord`), beyond the obvious ones:
   language; ``series_zh``/``series_en`` (biji's) give its name in the other language;
 * ``tags`` and ``categories`` written as text: Jekyll splits them at spaces
   (``tags: cuda scheduling`` is two tags), Hexo takes the text as one name, Hugo and folders of
-  unknown origin split at commas (:func:`.markdown_import.names`);
+  unknown origin split at commas (:func:`.values.names`);
 * ``permalink`` is the old URL (its last segment is the slug when none is given), unless it is
   the note's own address in biji or the address a translated pair shares (what export writes);
   ``old_paths`` are further old URLs (Hugo ``aliases``, Jekyll ``redirect_from``);
@@ -36,23 +39,105 @@ note's sync state (:mod:`.sync_state`), is written last. Other generators ignore
 
 from dataclasses import dataclass
 
-BIJI_KEYS = (
-    ("tags_zh", "tags_zh"),
-    ("tags_en", "tags_en"),
-    ("series_position", "series_position"),
-    ("cover", "cover"),
-    ("cover_alt", "cover_alt"),
-    ("source_title", "source_title"),
-    ("source_author", "source_author"),
-    ("source_url", "source_url"),
-    ("source_date", "source_date"),
+# How a field's value is read (:mod:`.values`, :mod:`.fields`) and written (:mod:`.export`):
+TEXT = "text"  # text, surrounding whitespace stripped; written from the model's field, stripped
+DATE = "date"  # a date and time (a time without offset is in TIME_ZONE); written to the second
+ORIGINAL_DATE = "original date"  # a translated article's original date: a day, from year 1000
+LANGUAGE = "language"  # zh, en and their variants → biji's language code
+FLAG = "flag"  # true or false (``yes``, ``on``, ``1`` are true)
+KIND = "kind"  # ``page`` for a page, anything else a note
+NAMES = "names"  # names: a list, or text split by the generator's rule (:func:`.values.names`)
+OTHER_NAMES = "other names"  # each tag's name in the other language, by its name in ``tags``
+NAME = "name"  # one name, not a list
+POSITION = "position"  # a whole number from 1
+IMAGE = "image"  # a path or URL, or a mapping with ``image`` and ``alt`` (PaperMod)
+PATH = "path"  # a URL whose path is kept
+PATHS = "paths"  # URLs whose paths are kept
+HASHES = "hashes"  # a translation's sync state (:mod:`.sync_state`)
+
+
+@dataclass(frozen=True)
+class Field:
+    """One field and its keys: ``keys`` for every generator, unless ``hugo``, ``hexo`` or
+    ``jekyll`` says otherwise. Keys are the key written, or a tuple of that key ("" when the
+    generator never writes the field) and the keys only read."""
+
+    name: str
+    value: str
+    keys: str | tuple = ""
+    hugo: str | tuple | None = None
+    hexo: str | tuple | None = None
+    jekyll: str | tuple | None = None
+
+    def keys_of(self, generator):
+        """(the key ``generator`` writes or "", the keys it only reads)."""
+        keys = getattr(self, generator)
+        keys = self.keys if keys is None else keys
+        if isinstance(keys, str):
+            return keys, ()
+        return keys[0], keys[1:]
+
+
+# In export order: each generator writes its keys in this order, ``translation_synced`` last.
+FIELDS = (
+    Field("title", TEXT, "title"),
+    Field("slug", TEXT, "slug"),
+    Field("permalink", PATH, "permalink", hugo=("", "url")),
+    Field("language", LANGUAGE, ("lang", "language")),
+    Field("published_at", DATE, "date", hugo=("date", "publishDate")),
+    Field("updated_at", DATE, hugo="lastmod", hexo="updated", jekyll="last_modified_at"),
+    Field("draft", FLAG, ("", "draft"), hugo="draft"),
+    Field("published", FLAG, "published", hugo=""),
+    Field("kind", KIND, "layout", hugo="type"),
+    Field(
+        "translation_key",
+        TEXT,
+        "translation_key",
+        hugo="translationKey",
+        jekyll=("translation_key", "ref"),
+    ),
+    Field("summary", TEXT, ("excerpt", "description"), hugo=("summary", "description")),
+    Field("tags", NAMES, "tags"),
+    Field("tags_zh", OTHER_NAMES, "tags_zh"),
+    Field("tags_en", OTHER_NAMES, "tags_en"),
+    Field("series", NAMES, "categories"),
+    Field("series_zh", NAME, "series_zh"),
+    Field("series_en", NAME, "series_en"),
+    Field("series_position", POSITION, "series_position", hugo=("series_position", "weight")),
+    Field(
+        "cover", IMAGE, ("cover", "image"), hexo=("cover", "thumbnail"), jekyll=("image", "cover")
+    ),
+    Field("cover_alt", TEXT, "cover_alt"),
+    Field("source_title", TEXT, "source_title"),
+    Field("source_author", TEXT, "source_author"),
+    Field("source_url", TEXT, ("source_url", "original")),
+    Field("source_date", ORIGINAL_DATE, "source_date"),
+    Field("old_paths", PATHS, hugo="aliases", hexo="alias", jekyll="redirect_from"),
+    Field("synced_hashes", HASHES, "translation_synced"),
+    # Read, never written: Jekyll's singular forms (one name each, never split), and the
+    # original author (only beside a source URL).
+    Field("category", NAMES, jekyll=("", "category")),
+    Field("tag", NAMES, jekyll=("", "tag")),
+    Field("author", TEXT, ("", "author")),
 )
+
+
+def written_keys(generator):
+    """(key, field) for each field ``generator`` writes, in export order."""
+    return tuple((key, field.name) for field in FIELDS if (key := field.keys_of(generator)[0]))
+
+
+def read_keys(generator):
+    """(key, field) for every key ``generator`` reads: those it writes, then the others."""
+    also_read = ((key, field.name) for field in FIELDS for key in field.keys_of(generator)[1])
+    return (*written_keys(generator), *also_read)
 
 
 @dataclass(frozen=True)
 class Format:
     name: str
-    keys: tuple  # (front-matter key, field), export order; first key per field is written
+    keys: tuple  # (front-matter key, field) for every key read
+    written: tuple  # (front-matter key, field) for each field written, in export order
     notes_dir: str
     pages_dir: str
     media_dir: str  # served at /media/ by the static site, so /media/… links keep working
@@ -67,7 +152,8 @@ class Format:
     template_switch: tuple = ()
 
     def key_for(self, field):
-        return next((key for key, name in self.keys if name == field), None)
+        """The key ``field`` is written under; None when the format does not write it."""
+        return next((key for key, name in self.written if name == field), None)
 
     def field_for(self, key):
         return dict(self.keys).get(key)
@@ -75,41 +161,8 @@ class Format:
 
 HUGO = Format(
     name="hugo",
-    keys=(
-        ("title", "title"),
-        ("slug", "slug"),
-        ("lang", "language"),
-        ("date", "published_at"),
-        ("lastmod", "updated_at"),
-        ("draft", "draft"),
-        ("type", "kind"),
-        ("translationKey", "translation_key"),
-        ("summary", "summary"),
-        ("tags", "tags"),
-        ("tags_zh", "tags_zh"),
-        ("tags_en", "tags_en"),
-        ("categories", "series"),
-        ("series_zh", "series_zh"),
-        ("series_en", "series_en"),
-        ("series_position", "series_position"),
-        ("cover", "cover"),
-        ("cover_alt", "cover_alt"),
-        ("source_title", "source_title"),
-        ("source_author", "source_author"),
-        ("source_url", "source_url"),
-        ("source_date", "source_date"),
-        ("aliases", "old_paths"),
-        ("translation_synced", "synced_hashes"),
-        # Read, never written:
-        ("language", "language"),
-        ("publishDate", "published_at"),
-        ("description", "summary"),
-        ("weight", "series_position"),
-        ("image", "cover"),
-        ("url", "permalink"),
-        ("author", "author"),
-        ("original", "source_url"),
-    ),
+    keys=read_keys("hugo"),
+    written=written_keys("hugo"),
     notes_dir="content/posts",
     pages_dir="content/pages",
     media_dir="static/media",
@@ -119,33 +172,8 @@ HUGO = Format(
 
 HEXO = Format(
     name="hexo",
-    keys=(
-        ("title", "title"),
-        ("slug", "slug"),
-        ("permalink", "permalink"),
-        ("lang", "language"),
-        ("date", "published_at"),
-        ("updated", "updated_at"),
-        ("published", "published"),
-        ("layout", "kind"),
-        ("translation_key", "translation_key"),
-        ("excerpt", "summary"),
-        ("tags", "tags"),
-        ("tags_zh", "tags_zh"),
-        ("tags_en", "tags_en"),
-        ("categories", "series"),
-        ("series_zh", "series_zh"),
-        ("series_en", "series_en"),
-        *BIJI_KEYS[2:],
-        ("alias", "old_paths"),
-        ("translation_synced", "synced_hashes"),
-        ("language", "language"),
-        ("description", "summary"),
-        ("thumbnail", "cover"),
-        ("author", "author"),
-        ("original", "source_url"),
-        ("draft", "draft"),
-    ),
+    keys=read_keys("hexo"),
+    written=written_keys("hexo"),
     notes_dir="source/_posts",
     pages_dir="source/pages",
     media_dir="source/media",
@@ -156,39 +184,8 @@ HEXO = Format(
 
 JEKYLL = Format(
     name="jekyll",
-    keys=(
-        ("title", "title"),
-        ("slug", "slug"),
-        ("permalink", "permalink"),
-        ("lang", "language"),
-        ("date", "published_at"),
-        ("last_modified_at", "updated_at"),
-        ("published", "published"),
-        ("layout", "kind"),
-        ("translation_key", "translation_key"),
-        ("excerpt", "summary"),
-        ("tags", "tags"),
-        ("tags_zh", "tags_zh"),
-        ("tags_en", "tags_en"),
-        ("categories", "series"),
-        ("series_zh", "series_zh"),
-        ("series_en", "series_en"),
-        ("series_position", "series_position"),
-        ("image", "cover"),
-        *BIJI_KEYS[4:],
-        ("redirect_from", "old_paths"),
-        ("translation_synced", "synced_hashes"),
-        # Jekyll's singular forms: one name each, never split.
-        ("category", "category"),
-        ("tag", "tag"),
-        ("language", "language"),
-        ("description", "summary"),
-        ("ref", "translation_key"),
-        ("cover", "cover"),
-        ("author", "author"),
-        ("original", "source_url"),
-        ("draft", "draft"),
-    ),
+    keys=read_keys("jekyll"),
+    written=written_keys("jekyll"),
     notes_dir="_posts",
     pages_dir="pages",
     media_dir="media",
@@ -210,7 +207,7 @@ def _merged():
 
 
 # Reading a folder whose generator is not named: every key of every table (they agree).
-AUTO = Format("auto", _merged(), "", "", "", "")
+AUTO = Format("auto", _merged(), (), "", "", "", "")
 
 # WordPress WXR: element (namespace prefix as in the export) → field, read by .wordpress.
 WORDPRESS = (

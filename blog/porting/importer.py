@@ -23,25 +23,23 @@
   reported and skipped. The command line is the operator's and may do everything.
 * A file failing in any way is reported and skipped: an error nobody foresaw is logged with its
   traceback, and the import goes on with the next file.
-* Old paths never hide a note's or page's own address (:func:`blog.models.imported.content_at`).
-* A translated note's sync state from its file (:mod:`.sync_state`) is what it has after the
-  import, though linking its pair puts the pair in line (:meth:`Importer.keep_sync_state`).
 * biji's glossary file is stored around the notes (:mod:`.glossary_import`): its terms
   before them, the notes that explain each term after them.
+
+Its steps for a note's translation, series and old URLs are in :mod:`.translation_pairing`,
+:mod:`.series_placement` and :mod:`.old_paths`.
 """
 
 import logging
-import re
 
 import reversion
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, transaction
-from django.db.models import F, Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from blog.models import Language, Note, Page, Series, Status, revisions
-from blog.models.imported import LegacyPath, content_at
+from blog.models import Note, Page, Status, revisions
+from blog.models.imported import LegacyPath
 from blog.models.taxonomy import set_tags
 from blog.models.translations import save_note
 from blog.porting import ahead
@@ -50,16 +48,16 @@ from blog.porting.glossary_import import GlossaryImport
 from blog.porting.limits import MAX_MARKDOWN_BYTES, Deadline
 from blog.porting.markdown_import import HUGO_PATH_KEY
 from blog.porting.media import MediaStore, is_inline_data, is_remote
+from blog.porting.old_paths import OldPaths
 from blog.porting.records import NOTE, PAGE
 from blog.porting.report import CREATED, SKIPPED, UNCHANGED, UPDATED, shorten
-from blog.porting.terms import find_series, new_series, resolve_tags, store_site_data
+from blog.porting.series_placement import SeriesPlacement
+from blog.porting.terms import resolve_tags, store_site_data
+from blog.porting.translation_pairing import TranslationPairing
 from blog.porting.wording import FAILED, error_text, not_imported, unexpected, worded
-from blog.text.cjk import has_cjk
-from blog.text.slugs import ascii_slug, unique_slug
 
 logger = logging.getLogger(__name__)
 
-JEKYLL_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}-")
 NOTE_FIELDS = (
     "title", "language", "status", "published_at", "body", "summary", "series_id",
     "series_position", "source_title", "source_author", "source_url", "source_date", "cover",
@@ -78,7 +76,7 @@ def record_revision(obj, comment, user=None):
         reversion.add_to_revision(obj)
 
 
-class Importer:
+class Importer(TranslationPairing, SeriesPlacement, OldPaths):
     def __init__(self, report, dry_run=False, permalink_pattern="", user=None, deadline=None):
         self.report = report
         self.deadline = deadline or Deadline()
@@ -219,19 +217,6 @@ class Importer:
         found, record.slug = self.find(model, record)
         return found
 
-    def old_paths(self, record):
-        paths = list(record.old_paths)
-        if self.permalink_pattern and record.published_at:
-            local = timezone.localtime(record.published_at)
-            path = self.permalink_pattern
-            for token, value in (
-                (":year", f"{local:%Y}"), (":month", f"{local:%m}"), (":day", f"{local:%d}"),
-                (":title", JEKYLL_DATE.sub("", record.file_stem)), (":slug", record.slug),
-            ):  # fmt: skip
-                path = path.replace(token, value)
-            paths.append(path)
-        return list(dict.fromkeys(paths))
-
     def store(self, record, store, prepared):
         """Inside the file's transaction: ``record`` with its ``prepared`` text stored."""
         if record.kind == PAGE:
@@ -287,7 +272,7 @@ class Importer:
     def body(self, record, store):
         """The body with its links pointing at stored files; one over the limit of a Markdown
         file (a WordPress post, once its inline images are stored) is refused: rendering it
-        would hold the worker for minutes."""
+        would hold the worker too long."""
         body = store.rewrite(record.body, record.base_dir, record.file_stem, record.source,
                              record.body_line)  # fmt: skip
         size = len(body.encode())
@@ -325,239 +310,6 @@ class Importer:
             stored_paths | set(paths) - {note.get_absolute_url()},
         )
 
-    def tag_names(self, note, record):
-        """The names to find the note's tags by, and their Chinese names beside them.
-
-        biji's ``tags_zh`` says each tag's Chinese name. Without it, the two files of a pair
-        whose tag lists are as long name the same tags in their own languages, in the same
-        order (Hugo's multilingual sites: ``[调度, CUDA]`` and ``[Scheduling, CUDA]``): each
-        position is one tag with both names. Lists of different lengths cannot be paired;
-        each name then finds or makes its own tag."""
-        other = self.records_by_key.get(record.translation_key, {}).get(
-            "en" if note.language != "en" else "zh-hans"
-        )
-        if (
-            record.tags_zh
-            or other is None
-            or other.tags_zh
-            or len(other.tags) != len(record.tags)
-            or other.tags == record.tags
-        ):
-            return record.tags, record.tags_zh
-        english, chinese = (record, other) if note.language == "en" else (other, record)
-        return english.tags, [
-            zh if zh != en else "" for en, zh in zip(english.tags, chinese.tags, strict=True)
-        ]
-
-    def remember(self, note, record):
-        if record.translation_key:
-            self.by_key.setdefault(record.translation_key, {})[note.language] = note
-            self.records_by_key.setdefault(record.translation_key, {})[note.language] = record
-        if record.synced_hashes is not None:
-            self.synced[note.pk] = record.synced_hashes
-
-    def keep_sync_state(self, note, record, partner):
-        """After saving ``note``: the sync state its file and its partner's file gave, put back.
-
-        Linking a pair puts it in line both ways (:func:`blog.models.translation_sync.pair_formed`),
-        which is right for files that say nothing (other generators'), and wrong for an export
-        that says which note was behind: the pair is linked when its second note is stored, so
-        the first one's state, stored with it, is put back here too.
-        """
-        if record.synced_hashes is not None and note.synced_hashes != record.synced_hashes:
-            note.synced_hashes = record.synced_hashes
-            note.save(update_fields=["synced_hashes"])
-        wanted = self.synced.get(partner.pk) if partner is not None else None
-        if wanted is not None:
-            other = Note.objects.get(pk=partner.pk)
-            if other.synced_hashes != wanted:
-                other.synced_hashes = wanted
-                other.save(update_fields=["synced_hashes"])
-
-    def partner_of(self, record, pk=None):
-        """The note the note of ``record`` (``pk``, None when new) is a translation of, by
-        the translation key: one this import stored, or one with that slug."""
-        key = record.translation_key
-        if not key:
-            return None
-        partner = (
-            self.by_key.get(key, {}).get("en" if record.language != "en" else "zh-hans")
-            or Note.objects.filter(Q(slug=key) | Q(translation_key=key))
-            .exclude(language=record.language)
-            .first()
-        )
-        return None if partner is None or partner.pk == pk else partner
-
-    def partner(self, note, record):
-        partner = self.partner_of(record, note.pk)
-        if partner is None:
-            return None
-        already = partner.pk in (note.translation_id, getattr(note.counterpart, "pk", None))
-        if not already and partner.pk not in self.written:
-            # Linking shows on the other note's page too: a change of that note.
-            if not self.authority.allows("change", Note):
-                not_linked = _(
-                    "not linked to its translation %(slug)s: you may not change notes (needs "
-                    "blog.change_note)"
-                )
-                self.report.warn(record.source, worded(not_linked, slug=partner.slug))
-                return None
-        return partner
-
-    def place_in_series(self, note, record, partner):
-        if not record.series:
-            translation = partner or (note.counterpart if note.pk else None)
-            if translation is None or translation.series_id is None:
-                note.series, note.series_position = None, None
-            # else: a translation stands at its original's place (Note.clean), kept as is
-            return
-        series = self.series_for(note, record, partner)
-        if series is None:
-            note.series, note.series_position = None, None
-            return
-        # Positions are per language: a note and its translation share theirs.
-        others = series.notes.filter(language=note.language).exclude(pk=note.pk)
-        position = record.series_position
-        if position is None and note.series_id == series.pk and note.series_position:
-            position = note.series_position
-        if position is None and partner is not None and partner.series_id == series.pk:
-            position = partner.series_position  # where its translation stands
-        if position is not None and others.filter(series_position=position).exists():
-            taken = worded(
-                _("position %(position)d in %(series)s is taken"),
-                position=position,
-                series=repr(record.series),
-            )
-            self.report.warn(record.source, taken, record.line_of("series_position"))
-            position = None
-        if position is None:
-            position = self.dated_position(note, record, others)
-        note.series, note.series_position = series, position
-
-    def series_names(self, note, record):
-        """The series' name in each language, as the file gives them: ``categories`` in the
-        note's language (or in Chinese, when written in Chinese characters), ``series_zh`` and
-        ``series_en`` (biji's) explicitly."""
-        named = {}
-        language = Language.CHINESE if has_cjk(record.series) else note.language
-        named[language] = record.series
-        if record.series_zh:
-            named[Language.CHINESE] = record.series_zh
-        if record.series_en:
-            named[Language.ENGLISH] = record.series_en
-        return named
-
-    def series_for(self, note, record, partner):
-        """The series the file names, found by any of its names, created when new, its other
-        title completed from a translation's file; None when the user may not create it.
-
-        A pair stands in one series: the two files of a Hugo multilingual site each name it
-        in their own language (``GPU 笔记``, ``GPU notes``), which makes one series with both
-        titles, not two."""
-        names = self.series_names(note, record)
-        found = None
-        for name in (record.series, *names.values()):
-            found = found or find_series(name)
-        together = partner.series if partner is not None and partner.series_id else None
-        if together is not None and found is not None and found != together:
-            elsewhere = _(
-                "series %(name)s: its translation is in %(other)s, and a translation stands in "
-                "its original's series: placed there"
-            )
-            self.report.warn(
-                record.source,
-                worded(elsewhere, name=repr(shorten(record.series)), other=repr(str(together))),
-                record.line_of("categories"),
-            )
-            found = together
-        series = found or together
-        if series is None:
-            if not self.authority.allows("add", Series):
-                not_created = _(
-                    "series %(name)s not created: you may not add series (needs "
-                    "blog.add_series); the note is imported outside any series"
-                )
-                self.report.warn(
-                    record.source,
-                    worded(not_created, name=repr(shorten(record.series))),
-                    record.line_of("categories"),
-                )
-                return None
-            series = new_series(
-                names.get(Language.CHINESE) or record.series,
-                names.get(Language.ENGLISH) or record.series,
-            )
-            self.created_series[series.pk] = (record.source, record.series)
-            self.authority.log(series, True, f"Imported from {record.source}")
-            return series
-        self.complete_series_names(series, names, record)
-        return series
-
-    def warn_of_one_titled_series(self):
-        """At the end: each series this import created that still has one title for both
-        languages (no file of a pair named it in the other) is reported, once."""
-        one_titled = Series.objects.filter(
-            pk__in=self.created_series, title_zh=F("title_en")
-        ).values_list("pk", flat=True)
-        for pk in sorted(one_titled):
-            source, name = self.created_series[pk]
-            new = _("new series %(name)s: give it its other title in the admin")
-            self.report.warn(source, worded(new, name=repr(name)))
-
-    def complete_series_names(self, series, names, record):
-        """Give ``series`` the title in a language it has only as a copy of its other title
-        (an import named it once); a title the author gave is never replaced."""
-        changed = []
-        for language, field in ((Language.CHINESE, "title_zh"), (Language.ENGLISH, "title_en")):
-            name = names.get(language)
-            if name and getattr(series, field) != name and series.title_zh == series.title_en:
-                if not Series.objects.filter(**{field: name}).exclude(pk=series.pk).exists():
-                    changed.append((field, name))
-        if not changed:
-            return
-        created = series.pk in self.created_series
-        if not created and not self.authority.allows("change", Series):
-            return  # the series keeps its names; the note is still placed in it
-        for field, name in changed:
-            setattr(series, field, name)
-        if created and any(field == "title_en" for field, _name in changed):
-            # Named in Chinese first: its address follows the English title, as the admin's
-            # would (nothing links to a series this import has just made).
-            series.slug = unique_slug(
-                ascii_slug(series.title_en) or series.slug,
-                lambda s: Series.objects.filter(slug=s).exclude(pk=series.pk).exists(),
-            )
-        series.save()
-        if not created:
-            self.authority.log(series, False, f"Imported from {record.source}")
-
-    def dated_position(self, note, record, others):
-        """The note's place by date among the series' parts in its language: after the last
-        part published before it, the later ones moved one place on (a March 2025 post
-        imported after a December 2026 part becomes the earlier part, not the last)."""
-        last = (others.aggregate(last=Max("series_position"))["last"] or 0) + 1
-        if note.published_at is None:
-            return last
-        later = list(
-            others.filter(published_at__gt=note.published_at, series_position__isnull=False)
-            .order_by("series_position")
-            .values_list("series_position", flat=True)[:1]
-        )
-        if not later:
-            return last
-        if not self.authority.allows("change", Note):
-            return last  # moving the later parts is a change of them
-        position = later[0]
-        moved = others.filter(series_position__gte=position).order_by("-series_position")
-        for part in moved.select_related("translation"):
-            counterpart = part.counterpart
-            part.series_position += 1
-            part.save(update_fields=["series_position"])
-            if counterpart is not None and counterpart.series_id == part.series_id:
-                counterpart.series_position = part.series_position
-                counterpart.save(update_fields=["series_position"])
-        return position
-
     def cover(self, record, store):
         if is_remote(record.cover) and not is_inline_data(record.cover):
             not_downloaded = _("remote cover not downloaded: %(url)s")
@@ -573,45 +325,6 @@ class Importer:
             self.report.warn(record.source, not_found, record.line_of("cover"))
             return ""
         return name
-
-    def usable_old_paths(self, paths, record, target):
-        """``paths`` without those that are the address of a note or page (published or not):
-        a redirect there would hide it, and browsers keep a permanent redirect."""
-        own = target.get_absolute_url()
-        usable = []
-        for path in paths:
-            holder = None if path == own else content_at(path)
-            if path == own or holder == target and target.pk is not None:
-                continue  # its own address (in either language): no redirect needed
-            if holder is not None:
-                if isinstance(holder, Note):
-                    hidden = _(
-                        "old path %(path)s is the address of the note %(slug)s: not kept as a "
-                        "redirect"
-                    )
-                else:
-                    hidden = _(
-                        "old path %(path)s is the address of the page %(slug)s: not kept as a "
-                        "redirect"
-                    )
-                self.report.warn(
-                    record.source, worded(hidden, path=shorten(path), slug=holder.slug)
-                )
-                continue
-            usable.append(path)
-        return usable
-
-    def keep_old_paths(self, paths, record, note=None, page=None):
-        own = (note or page).get_absolute_url()
-        for path in paths:
-            if path == own:
-                continue
-            legacy, _ = LegacyPath.objects.get_or_create(
-                path=path, defaults={"note": note, "page": page}
-            )
-            if (legacy.note_id, legacy.page_id) != (note and note.pk, page and page.pk):
-                elsewhere = _("old path %(path)s already leads elsewhere")
-                self.report.warn(record.source, worded(elsewhere, path=path))
 
     def store_page(self, record, store, prepared):
         page = self.existing(Page, record)

@@ -1,6 +1,7 @@
 """Markdown folders from Hugo, Hexo and Jekyll → :class:`.records.NoteRecord`.
 
-What is read from where, beyond the front-matter tables of :mod:`.formats`:
+Which files are notes, and what is read from where beyond the front matter (read through the
+fields table of :mod:`.formats` by :mod:`.fields`, each value by :mod:`.values`):
 
 * the slug: front matter ``slug``, else the old permalink's last segment, else the file name
   (Jekyll's ``YYYY-MM-DD-`` prefix, a language suffix such as ``.en`` and, for a Hugo page
@@ -8,9 +9,9 @@ What is read from where, beyond the front-matter tables of :mod:`.formats`:
 * the date: front matter, else Jekyll's file name; a time without offset is in ``TIME_ZONE``;
 * which generator wrote the file (:func:`generator_of`), when the import is not told: Hexo's
   ``source/``, Jekyll's ``_posts``/``_drafts``, Hugo's ``content/`` or configuration; its own
-  rules then apply to names given as text (:func:`names`) and, for Jekyll, the folders above
-  ``_posts`` are categories (``gpu/_posts/…``: the series ``gpu`` unless the front matter names
-  one first);
+  rules then apply to names given as text (:func:`.values.names`) and, for Jekyll, the folders
+  above ``_posts`` are categories (``gpu/_posts/…``: the series ``gpu`` unless the front matter
+  names one first);
 * the language: front matter, else a ``.zh``/``.en`` file-name suffix, else (Hugo) the
   language whose ``contentDir`` holds the file or ``defaultContentLanguage``
   (:mod:`.hugo_site`), else the title's (and body's) script;
@@ -31,144 +32,31 @@ file are not notes; the data file (:mod:`.export`) is read as :class:`.records.S
 """
 
 import re
-from datetime import date, datetime, time
+from datetime import date
 from pathlib import Path, PurePosixPath
-from urllib.parse import unquote, urlsplit
-from zoneinfo import ZoneInfo
 
-from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
-from blog.models import Language
 from blog.porting import body as bodies
-from blog.porting import frontmatter, sync_state
+from blog.porting import frontmatter
+from blog.porting.fields import fill
 from blog.porting.formats import AUTO, FORMATS
 from blog.porting.hugo_site import HugoSite, read_hugo_site
-from blog.porting.limits import MAX_DATA_FILE_VALUES, MAX_MARKDOWN_BYTES, MAX_TAGS
+from blog.porting.limits import MAX_DATA_FILE_VALUES, MAX_MARKDOWN_BYTES
 from blog.porting.records import NOTE, PAGE, NoteRecord, SiteData
 from blog.porting.site_config import LANGUAGES, address
-from blog.porting.wording import refusal, worded
+from blog.porting.values import RecordError, as_datetime, guess_language, language_code
+from blog.porting.wording import worded
 from blog.rendering import render_markdown
-from blog.text.cjk import CJK_RE
-from blog.text.date_range import ORIGINAL, PUBLICATION
 from blog.text.slugs import ascii_slug
 
 MARKDOWN_SUFFIXES = {".md", ".markdown", ".mdown"}
 JEKYLL_NAME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})-(.+)$")
-LONG_YEAR = re.compile(r"^[+-]?(\d{5,})-")
 LANG_SUFFIX = re.compile(r"^(?P<stem>.+)\.(?P<lang>zh|zh-cn|zh-hans|zh-tw|en|en-us|en-gb)$", re.I)
 DATA_FILES = ("data/biji.yaml", "source/_data/biji.yaml", "_data/biji.yaml")
-MAX_POSITION = 32767  # a PositiveSmallIntegerField on every database
 SKIPPED_DIRS = {"node_modules", "public", "_site", "themes", "resources", ".git"}
 # A translation key Hugo's paths gave (files that pair by path), not the file: none to keep.
 HUGO_PATH_KEY = "hugo:"
-
-
-class RecordError(ValueError):
-    """A file cannot become a note; ``line`` points at the cause when known.
-
-    The message is worded when the report is shown (:mod:`.wording`): raised again with
-    another line, it is passed on as it is (``error.args[0]``), not as text."""
-
-    def __init__(self, message, line=None):
-        super().__init__(message)
-        self.line = line
-
-
-def language_code(value):
-    """``zh``, ``zh-CN``, ``zh_Hans``, ``Chinese`` → ``zh-hans``; ``en-US`` → ``en``; else ""."""
-    value = str(value or "").strip().lower().replace("_", "-")
-    if value.startswith("zh") or value in ("chinese", "中文", "cn"):
-        return Language.CHINESE
-    if value.startswith("en") or value == "english":
-        return Language.ENGLISH
-    return ""
-
-
-def guess_language(title, body):
-    if CJK_RE.search(title):
-        return Language.CHINESE
-    sample = body[:2000]
-    return Language.CHINESE if len(CJK_RE.findall(sample)) > len(sample) // 20 else Language.ENGLISH
-
-
-def as_datetime(value, what, years=PUBLICATION):
-    """An aware datetime from YAML/TOML's datetime, date or text; naive means TIME_ZONE.
-
-    Refused with the reason when outside ``years`` (:mod:`blog.text.date_range`): publication
-    and edit times by default, the original date of a translated article with ``ORIGINAL``.
-    ``what`` names the value in the reason: its key, or "file name".
-    """
-    written = value
-    refused = _("%(key)s: %(value)s: %(reason)s")
-    not_a_date = _("%(key)s: %(value)s is not a date")
-    if isinstance(value, str):
-        text = value.strip().replace("/", "-")
-        try:
-            value = datetime.fromisoformat(text)
-        except ValueError:
-            year = LONG_YEAR.match(text)
-            if year and years.error(int(year[1])):  # 10000-01-01: no datetime holds it
-                reason = refusal(years)
-                raise RecordError(
-                    worded(refused, key=what, value=repr(value), reason=reason)
-                ) from None
-            raise RecordError(worded(not_a_date, key=what, value=repr(value))) from None
-    if isinstance(value, date) and not isinstance(value, datetime):
-        value = datetime.combine(value, time())
-    if not isinstance(value, datetime):
-        raise RecordError(worded(not_a_date, key=what, value=repr(value)))
-    if value.tzinfo is None:
-        value = value.replace(tzinfo=ZoneInfo(settings.TIME_ZONE))
-    if years.error(value):
-        raise RecordError(worded(refused, key=what, value=written, reason=refusal(years)))
-    return value
-
-
-def as_list(value, what="a list"):
-    """Names from text (comma-separated), a list (Hexo's nested categories, ``[[A, B]]``,
-    are flattened) or one plain value; a mapping is not a name."""
-    if value is None or value == "":
-        return []
-    if isinstance(value, str):
-        return [part.strip() for part in value.split(",") if part.strip()]
-    if isinstance(value, list):
-        flat = []
-        for item in value:  # Hexo's nested categories: [[A, B]] is the path A > B
-            flat.extend(as_list(item, what))
-        return [item for item in flat if item]
-    if isinstance(value, dict):
-        mapping = _("%(key)s: names or a list of names, not a mapping")
-        raise RecordError(worded(mapping, key=what))
-    return [str(value).strip()]
-
-
-# How a generator reads names written as text rather than a list: Jekyll splits at spaces
-# (``tags: cuda scheduling``), Hexo takes the text as one name; Hugo's sites and folders of
-# unknown origin are read as biji always has, split at commas.
-SPLIT_AT = {"jekyll": "space", "hexo": "none"}
-
-
-def names(value, what="a list", generator=""):
-    """:func:`as_list`, with text read by ``generator``'s rule (:data:`SPLIT_AT`)."""
-    rule = SPLIT_AT.get(generator, "comma")
-    if isinstance(value, str) and rule == "space":
-        return [part for part in re.split(r"[\s,]+", value) if part]
-    if isinstance(value, str) and rule == "none":
-        return [value.strip()] if value.strip() else []
-    return as_list(value, what)
-
-
-def as_bool(value):
-    if isinstance(value, str):
-        return value.strip().lower() in ("true", "yes", "1", "on")
-    return bool(value)
-
-
-def url_path(value):
-    """An old URL's path, decoded, starting with ``/``."""
-    path = unquote(urlsplit(str(value).strip()).path)
-    return path if path.startswith("/") else f"/{path}"
 
 
 def discover(paths):
@@ -275,7 +163,7 @@ def read_file(path, root, fmt_name="auto", kept=None, layout=None):
     for key, value in document.meta.items():
         if (name := fmt.field_for(key)) and name not in values:
             values[name] = (key, value)
-    _fill(record, values, generator, folder_categories(rel) if generator == "jekyll" else [])
+    fill(record, values, generator, folder_categories(rel) if generator == "jekyll" else [])
     folder_parts = {part.lower() for part in rel.parts[:-1]}
     if "_drafts" in folder_parts:
         record.draft = True
@@ -311,137 +199,6 @@ def own_addresses(record):
     if record.kind == NOTE and re.fullmatch(r"[-a-zA-Z0-9_]+", record.translation_key):
         slugs.append(record.translation_key)
     return {address(record.kind, slug, code) for slug in slugs for code, _name, _tag in LANGUAGES}
-
-
-def _fill(record, values, generator="", folder_categories=()):
-    def get(name, default=None):
-        return values[name][1] if name in values else default
-
-    def line(name):
-        return record.line_of(values[name][0]) if name in values else None
-
-    record.title = str(get("title") or "").strip()
-    record.slug = str(get("slug") or "").strip()
-    if "language" in values:
-        record.language = language_code(get("language"))
-        if not record.language:
-            neither = _("language %(value)s is neither Chinese nor English")
-            raise RecordError(worded(neither, value=repr(get("language"))), line("language"))
-    for name, attr in (("published_at", "published_at"), ("updated_at", "updated_at")):
-        if get(name) not in (None, ""):
-            try:
-                setattr(record, attr, as_datetime(get(name), values[name][0]))
-            except RecordError as error:
-                raise RecordError(error.args[0], line(name)) from None
-    record.draft = as_bool(get("draft", False)) or not as_bool(get("published", True))
-    record.kind = PAGE if str(get("kind", "")).lower() == "page" else NOTE
-    record.summary = str(get("summary") or "").strip()
-    for name in ("tags", "series", "old_paths", "category", "tag"):
-        if name in values:
-            try:
-                as_list(get(name), values[name][0])
-            except RecordError as error:
-                raise RecordError(error.args[0], line(name)) from None
-    record.tags = names(get("tags"), generator=generator)
-    record.tags += [t for t in names(get("tag"), generator="hexo") if t not in record.tags]
-    record.tags_zh = _names_beside_tags(get("tags_zh"), line("tags_zh"), record.tags)
-    if get("tags_en") not in (None, ""):
-        record.tags, record.tags_zh = _english_names(
-            get("tags_en"), line("tags_en"), record.tags, record.tags_zh
-        )
-    # Jekyll: the front matter's categories, then the folders' (jekyllrb.com, Posts).
-    categories = names(get("series"), generator=generator)
-    categories += [c for c in names(get("category"), generator="hexo") if c not in categories]
-    categories += [c for c in folder_categories if c not in categories]
-    if categories:
-        record.series = categories[0]
-        record.tags += [c for c in categories[1:] if c not in record.tags]
-    for name in ("series_zh", "series_en"):
-        value = get(name)
-        if isinstance(value, (list, dict)):
-            one_name = _("%(key)s: one name, not a list")
-            raise RecordError(worded(one_name, key=values[name][0]), line(name))
-        setattr(record, name, str(value or "").strip())
-    if len(record.tags) > MAX_TAGS:
-        raise RecordError(worded(_("more than %(count)d tags"), count=MAX_TAGS), line("tags"))
-    if get("series_position") not in (None, ""):
-        record.series_position = _position(get("series_position"), line("series_position"))
-    record.translation_key = str(get("translation_key") or "").strip()
-    for name in ("source_title", "source_author", "source_url"):
-        setattr(record, name, str(get(name) or "").strip())
-    if get("author") and record.source_url and not record.source_author:
-        record.source_author = str(get("author")).strip()
-    if get("source_date") not in (None, ""):
-        try:
-            record.source_date = as_datetime(get("source_date"), "source_date", ORIGINAL).date()
-        except RecordError as error:
-            raise RecordError(error.args[0], line("source_date")) from None
-    cover = get("cover")
-    if isinstance(cover, dict):  # PaperMod and friends: cover: {image: …, alt: …}
-        record.cover_alt = str(cover.get("alt") or "")
-        cover = cover.get("image")
-    record.cover = str(cover or "").strip()
-    record.cover_alt = str(get("cover_alt") or record.cover_alt).strip()
-    record.old_paths = [url_path(p) for p in as_list(get("old_paths"))]
-    if "synced_hashes" in values:
-        try:
-            record.synced_hashes = sync_state.read(get("synced_hashes"), values["synced_hashes"][0])
-        except sync_state.SyncStateError as error:
-            record.warnings.append((error.args[0], line("synced_hashes")))
-    if permalink := get("permalink"):
-        record.old_paths.insert(0, url_path(permalink))
-        if not record.slug:
-            record.slug = url_path(permalink).rstrip("/").rsplit("/", 1)[-1].split(".")[0]
-
-
-def _names_beside_tags(value, line, tags=()):
-    """``tags_zh``: each tag's Chinese name, as a mapping from the name in ``tags`` (what
-    biji writes: tags without a Chinese name are left out) or, as older exports wrote it, a
-    list in the order of ``tags`` ("" for none; text: comma-separated)."""
-    if value is None or value == "":
-        return []
-    if isinstance(value, dict):
-        if any(isinstance(v, (list, dict)) for v in value.values()):
-            raise RecordError(_("tags_zh must map each tag to its Chinese name"), line)
-        given = {str(k).strip(): "" if v is None else str(v).strip() for k, v in value.items()}
-        return [given.get(tag, "") for tag in tags]
-    if isinstance(value, str):
-        return as_list(value)
-    if not isinstance(value, list) or any(isinstance(v, (list, dict)) for v in value):
-        raise RecordError(_("tags_zh must be a list of names, in the order of tags"), line)
-    return ["" if v is None else str(v) for v in value]
-
-
-def _english_names(value, line, tags, tags_zh):
-    """``tags_en`` (biji's, in a Chinese note whose ``tags`` name its tags in Chinese): each
-    tag's English name by its name in ``tags``. The tags are then found by their English
-    names, their Chinese ones beside them, as an English note's ``tags_zh`` gives them."""
-    if not isinstance(value, dict) or any(isinstance(v, (list, dict)) for v in value.values()):
-        raise RecordError(_("tags_en must map each tag to its English name"), line)
-    given = {str(k).strip(): "" if v is None else str(v).strip() for k, v in value.items()}
-    chinese = list(tags_zh) + [""] * (len(tags) - len(tags_zh))
-    english = list(tags)
-    for index, name in enumerate(tags):
-        if given.get(name):
-            english[index] = given[name]
-            chinese[index] = chinese[index] or name
-    return english, chinese
-
-
-def _position(value, line):
-    """``series_position``: a whole number from 1 to what the database holds (32767)."""
-    if isinstance(value, bool):
-        value = None
-    elif isinstance(value, float) and value.is_integer():
-        value = int(value)
-    elif isinstance(value, str) and value.strip().isdigit():
-        value = int(value.strip())
-    if not isinstance(value, int):
-        raise RecordError(_("series_position must be a whole number"), line)
-    if not 1 <= value <= MAX_POSITION:
-        runs = _("series_position runs from 1 to %(last)d")
-        raise RecordError(worded(runs, last=MAX_POSITION), line)
-    return value
 
 
 def _derive_from_path(record, path):

@@ -29,18 +29,20 @@ from blog.porting.markdown_import import (
     JEKYLL_NAME,
     LANG_SUFFIX,
     MARKDOWN_SUFFIXES,
-    SPLIT_AT,
     SiteLayout,
+    folder_categories,
+)
+from blog.porting.report import CREATED, UNCHANGED, UPDATED, shorten
+from blog.porting.values import (
+    SPLIT_AT,
     as_bool,
     as_datetime,
     as_list,
-    folder_categories,
     guess_language,
     language_code,
     names,
     url_path,
 )
-from blog.porting.report import CREATED, UNCHANGED, UPDATED, shorten
 from blog.text.date_range import ORIGINAL
 
 READ, IGNORED, SHADOWED, OWN_AUTHOR, FILE_NAME, GUESSED, SITE_CONFIG, FOLDERS = (

@@ -39,9 +39,9 @@ from markdownify import MarkdownConverter
 
 from blog.models import Language
 from blog.porting.formats import WORDPRESS
-from blog.porting.markdown_import import guess_language, language_code, url_path
 from blog.porting.records import NOTE, PAGE, NoteRecord
 from blog.porting.report import SKIPPED, shorten
+from blog.porting.values import guess_language, language_code, url_path
 from blog.porting.wording import FAILED, error_text, not_imported, refusal, unexpected, worded
 from blog.porting.wp_languages import Languages
 from blog.porting.wp_shortcodes import captions, put_back, take_code

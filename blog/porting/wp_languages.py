@@ -18,7 +18,7 @@ a pair in biji: such a post is imported alone, its language found from its text,
 Neither taxonomy is ever a category: they become no tags and no series.
 """
 
-from blog.porting.markdown_import import language_code
+from blog.porting.values import language_code
 
 NS = {"wp": "http://wordpress.org/export/1.2/"}
 MAX_DEPTH = 4  # a description nested deeper is nothing Polylang wrote

@@ -7,7 +7,8 @@ import time
 import pytest
 from bs4 import BeautifulSoup
 
-from blog.authoring.term_check import GlossaryIndex, check_terms
+from blog.authoring.term_check import check_terms
+from blog.authoring.term_index import GlossaryIndex
 from blog.models import Language, Term
 from blog.rendering.terms import TermEntry, TermMatcher
 from blog.text import longest_forms

@@ -1,10 +1,7 @@
-"""django-axes (login throttling) in the admin's language.
+"""django-axes (login throttling) under a name an author understands.
 
-django-axes names its app after its label ("Axes") and ships no Chinese catalogue. Its
-AppConfig is subclassed here for a name an author understands; its models' and fields' names
-are marked below so that ``make messages`` keeps them in biji's catalogue, where they are
-translated (Django finds a string's translation in any catalogue of the same domain:
-LOCALE_PATHS first, then the apps'). The label stays ``axes``: migrations and data are
+Its models' and fields' names are marked here so that ``make messages`` keeps them in biji's
+catalogue (django-axes ships no Chinese one). The label stays ``axes``: migrations and data are
 unchanged.
 """
 

@@ -1,24 +1,10 @@
-"""What an admin save changed: the fields the author really changed, by name, and the sentence
-that says so in the reader's language.
+"""What an admin save changed, by field name, and the sentence that says so in the reader's
+language.
 
-Django's ``form.changed_data`` compares each field's initial value with the submitted data,
-which over-reports two fields of the note form:
-
-* **tags**: taggit compares the tags' English names with the names as submitted. The tag field
-  shows each tag in the admin's language (Chinese names in the Chinese admin), so every save
-  "changed" the tags. Here they are compared as sets of tags (either name finds a tag).
-* **texts**: compared as the form field cleans them. A body imported with a final newline, or
-  with ``\\n`` where the browser posts ``\\r\\n``, was "changed" by a save that changed
-  nothing in it.
-* **date-times**: compared as the widget shows them. A widget that shows minutes drops the
-  seconds of a stored time, which is not a change the author made; nor is a time posted
-  without its microseconds.
-
-Revision comments record the changed fields by *name* (Django's change-message shape, with
-names where Django puts English labels) and are turned into a sentence when shown, so the
-history reads in the language of whoever looks at it, with the fields' translated names
-("已修改标题，正文 和 标签。" / "Changed title, body and tags."). Comments written as text (bulk
-actions, imports, restores, revisions older than this) are shown as they are.
+Django's ``form.changed_data`` over-reports: tags shown in the admin's language, a text whose
+line endings the browser rewrote, a time shown without its seconds all look changed. Here they
+are compared as the author sees them. Revision comments keep field names, so the history reads
+in the language of whoever looks at it; comments written as text are shown as they are.
 """
 
 import json
@@ -35,8 +21,7 @@ from blog.models import Tag
 
 
 def changed_fields(form):
-    """The names of the fields whose submitted value differs from the form's initial one, as
-    the author sees them (see the module docstring)."""
+    """The names of the fields whose submitted value differs as the author sees it."""
     changed = []
     for name in form.changed_data:
         field = form.fields[name]
@@ -67,9 +52,8 @@ def shown(field, value):
 
 
 def _tag_keys(tags):
-    """A set that is the same for the same tags however they are given: Tag objects (the
-    initial value, or the saved tags) or as typed (a name in either language, or a pair of
-    names, before the save)."""
+    """A set that is the same for the same tags however they are given: Tag objects, or names in
+    either language or pairs as typed before the save."""
     keys = set()
     for item in tags or ():
         item = getattr(item, "tag", item)

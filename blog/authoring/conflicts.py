@@ -1,27 +1,11 @@
-"""Edit conflicts: a change form remembers the version it was opened at, and its text then.
+"""Edit conflicts: a change form remembers the version (``updated_at``) it was opened at, and its
+merged texts then, the base of a three-way merge (:mod:`.merge`).
 
-The version is the object's ``updated_at``, which every author's save moves (the admin form,
-the bulk actions, a revision restore) and a re-render does not (``render()`` stores derived
-fields only). Beside it the form carries the texts of its merged fields (title, summary, body)
-as they were when it was opened: the *base* of a three-way merge (:mod:`.merge`).
-
-A form whose version is older than the stored one is refused, and shown again merged:
-
-* first, what the other save changed: who, when, its change message, and a diff of each text
-  from the base to the stored version;
-* the other save's changes that touch other lines than the author's are applied to the
-  author's text in the form; where both changed the same lines, the form holds both between
-  marker lines and asks which to keep (theirs, mine, both). The choice is applied in the page
-  (``static/js/conflict.js``) or, without JavaScript, by the next save;
-* the author's text as submitted stays on the page, whatever is chosen;
-* the form now carries the stored version and its text as the new base, so saving it again
-  is a deliberate choice over the newer version, never an accident (which stays in the
-  history). A form without a base (opened before biji carried one) shows every difference as
-  a choice.
-
-The check reads the row with ``select_for_update()`` inside the admin's transaction, so two
-saves racing each other are serialised: the second one sees the first one's version (on
-SQLite, biji's IMMEDIATE transactions serialise writers already).
+A form older than the stored version is refused and shown again: what the other save changed,
+its changes merged into the author's text where they touch other lines, and a choice for each
+place both changed. The author's text as submitted stays on the page, and the form carries the
+new version, so saving again is a deliberate choice. The row is read ``select_for_update()``, so
+two racing saves are serialised.
 """
 
 import difflib
@@ -75,11 +59,8 @@ def last_editor(obj):
 
 
 def text_diff(old, new, old_label, new_label):
-    """A line diff as HTML (a <pre> with <del>/<ins> lines), empty when nothing differs.
-
-    The lines are blocks joined with nothing between them: a newline between blocks in a
-    ``pre`` shows as an empty line, which double-spaced every diff. Its header names the two
-    sides, and each part says the line it starts at, for authors rather than for patch."""
+    """A line diff as HTML (a <pre> with <del>/<ins> lines), empty when nothing differs; blocks are
+    joined with nothing between, as a newline in a ``pre`` shows as a blank line."""
     lines = list(
         difflib.unified_diff(
             (old or "").splitlines(), (new or "").splitlines(), old_label, new_label, lineterm=""
@@ -147,10 +128,8 @@ class Choice:
 
 
 class EditVersionFormMixin(forms.Form):
-    """For model forms of objects with ``updated_at``: see the module's docstring.
-
-    ``conflict_fields`` names the text fields merged (those the form has).
-    """
+    """For model forms of objects with ``updated_at`` (module docstring); ``conflict_fields`` names
+    the text fields merged."""
 
     edit_version = forms.CharField(
         label=gettext_lazy("version opened"), required=False, widget=OpenedVersionInput

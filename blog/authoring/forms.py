@@ -1,20 +1,6 @@
-"""The admin's forms for notes and pages: the Markdown editor, the edit version, friendly errors.
-
-* :class:`MarkdownEditorWidget`: the textarea with a small translated toolbar, a preview frame
-  that loads the public stylesheet and scripts, an autosave key and a place for the upload
-  errors. ``static/js/editor.js`` drives it; without JavaScript it is a plain textarea.
-* :class:`EditVersionFormMixin`: the form carries the version (``updated_at``) it was opened
-  at; a save over a newer version is refused with the author's text kept (see
-  :mod:`blog.authoring.conflicts`).
-* :class:`NoteForm`: a short slug proposed from the title, tags shown in the admin's language
-  (a new tag typed with both names: :mod:`.tag_input`), a series position proposed
-  (:mod:`.series_positions`) and, when taken, named with its holder and the next free one;
-  the translation shown on both notes of a pair; a publication time saved unchanged keeps
-  its seconds. A note with a translation has two more boxes (:class:`TranslationSyncFields`):
-  this edit brings it in line with the other note, or needs no translation (a small fix).
+"""The admin's forms for notes and pages: the edit version, friendly errors, proposed slugs and
+series positions, tags by either name, and the translated pair's boxes.
 """
-
-import json
 
 from django import forms
 from django.core.files.base import ContentFile
@@ -24,141 +10,15 @@ from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from markdownx.widgets import AdminMarkdownxWidget
-from taggit.forms import TagWidget
 
 from blog.authoring.conflicts import EditVersionFormMixin
+from blog.authoring.markdown_widget import MarkdownEditorWidget
 from blog.authoring.series_positions import held_positions, proposed_position
-from blog.authoring.tag_input import BilingualTagField, check_pairs, save_pairs
+from blog.authoring.tag_input import BilingualTagField, BilingualTagWidget, check_pairs, save_pairs
 from blog.images.uploads import NotStored, RejectedImage, clean_image, store_cover
 from blog.models import Language, Note, Page
 from blog.models.translation_sync import is_original_of
-from blog.text.bilingual import in_interface_language
 from blog.text.slugs import proposed_slug, unique_slug
-
-# (action, label, shortcut as aria-keyshortcuts spells it)
-TOOLBAR = [
-    ("bold", lambda: _("Bold"), "Control+B"),
-    ("link", lambda: _("Link"), "Control+K"),
-    ("code", lambda: _("Code block"), "Control+Alt+C"),
-    ("math", lambda: _("Math"), "Control+Alt+M"),
-    ("image", lambda: _("Image"), "Control+Alt+I"),
-    ("table", lambda: _("Table"), "Control+Alt+T"),
-    ("footnote", lambda: _("Footnote"), "Control+Alt+F"),
-    ("toc", lambda: _("Table of contents"), "Control+Alt+O"),
-]
-
-
-def editor_texts():
-    """What editor.js says, in the admin's language (it has no catalogue of its own)."""
-    return {
-        "bold": _("bold text"),
-        "link": _("link text"),
-        "language": _("language"),
-        "code": _("code"),
-        "alt": _("describe the image"),
-        "footnote": _("footnote text"),
-        "column": _("Column"),
-        "cell": _("cell"),
-        "uploading": _("Uploading the image…"),
-        "uploadFailed": _("The image could not be uploaded. Try again."),
-        "restorePrompt": _("This browser kept text you had not saved (%(time)s)."),
-        "restore": _("Restore it"),
-        "discard": _("Discard it"),
-        "restored": _("Unsaved text restored."),
-    }
-
-
-def _preview_urls():
-    try:
-        return reverse("admin:blog_note_editor_frame"), reverse("admin:blog_note_editor_preview")
-    except NoReverseMatch:  # the admin is not mounted (a form used on its own)
-        return "", ""
-
-
-class MarkdownEditorWidget(AdminMarkdownxWidget):
-    """The Markdown textarea with toolbar, preview frame and upload messages.
-
-    django-markdownx's own script is not loaded: editor.js owns the textarea (preview,
-    drop and paste, toolbar, autosave), posting to biji's staff-only endpoints. The textarea
-    keeps markdownx's class and attributes, so its upload endpoint setting still applies.
-    """
-
-    def __init__(self, attrs=None, language_field="language"):
-        super().__init__(attrs)
-        self.language_field = language_field
-
-    @property
-    def media(self):
-        return forms.Media(
-            css={"all": ["css/editor-preview.css", "css/admin-desk.css"]}, js=["js/editor.js"]
-        )
-
-    # markdownx's template wraps the textarea in div.markdownx with a preview div for its own
-    # script, which is not loaded: the textarea alone, with markdownx's attributes.
-    template_name = "django/forms/widgets/textarea.html"
-
-    def render(self, name, value, attrs=None, renderer=None):
-        attrs = {**(attrs or {}), "data-editor-field": name}
-        textarea = super().render(name, value, attrs, renderer)
-        frame_url, preview_url = _preview_urls()
-        buttons = format_html(
-            "".join(
-                '<button type="button" class="editor-button" data-action="{}" '
-                'aria-keyshortcuts="{}" title="{} ({})">{}</button>'
-                for _item in TOOLBAR
-            ),
-            *[
-                part
-                for action, label, keys in TOOLBAR
-                for part in (action, keys, label(), keys.replace("Control", "Ctrl"), label())
-            ],
-        )
-        return format_html(
-            '<div class="biji-editor" data-preview-url="{preview}" data-frame-url="{frame}" '
-            'data-language-field="{language}" data-texts="{texts}">'
-            '<div class="editor-toolbar" role="toolbar" aria-label="{toolbar}" '
-            'aria-controls="{id}">{buttons}'
-            '<input type="file" class="editor-file" accept="image/jpeg,image/png,image/webp,'
-            'image/gif" hidden tabindex="-1" aria-hidden="true"></div>'
-            '<div class="editor-autosave" role="status" hidden></div>'
-            '<p class="editor-message errornote" role="alert" hidden></p>'
-            '<div class="editor-panes">{textarea}'
-            '<iframe class="editor-preview" title="{preview_title}" src="{frame}" '
-            'tabindex="-1"></iframe></div></div>',
-            preview=preview_url,
-            frame=frame_url,
-            language=self.language_field,
-            texts=json.dumps(editor_texts(), ensure_ascii=False),
-            toolbar=_("Markdown formatting"),
-            id=attrs.get("id", ""),
-            buttons=buttons,
-            textarea=textarea,
-            preview_title=_("Preview as readers will see it"),
-        )
-
-
-class BilingualTagWidget(TagWidget):
-    """Tags by their names in the note's language (``language``; the admin's when it is not
-    set): a Chinese note's tags in Chinese, whatever the admin speaks. A tag without a name in
-    that language shows its other name; either name resolves back to the tag."""
-
-    language = None
-
-    def format_value(self, value):
-        if value is not None and not isinstance(value, str):
-            names = []
-            for tag in value:
-                tag = getattr(tag, "tag", tag)
-                if self.language is None:
-                    name = in_interface_language(tag.name_zh, tag.name)
-                elif self.language == Language.CHINESE:
-                    name = tag.name_zh or tag.name
-                else:
-                    name = tag.name or tag.name_zh
-                names.append(f'"{name}"' if "," in name or " " in name else name)
-            value = ", ".join(sorted(names))
-        return super(TagWidget, self).format_value(value)
 
 
 def _form_field(field, **kwargs):
@@ -170,12 +30,8 @@ def _form_field(field, **kwargs):
 
 class TranslationSyncFields(forms.Form):
     """What this save means for the note's translated pair
-    (:func:`blog.models.translation_sync.after_edit`). Without either box, the other note
-    falls behind by itself once this note's text changes: a typo fix in a translation does
-    not hide a changed paragraph of its original unless the author says so.
-
-    The boxes are only on a note that has a translation (``sync_fields``); the admin places
-    them under the body."""
+    (:func:`blog.models.translation_sync.after_edit`). Without either box the other note falls
+    behind once this text changes, so a typo fix does not hide a changed paragraph."""
 
     sync_fields = ("in_line", "no_translation_needed")
 
@@ -214,12 +70,9 @@ class TranslationSyncFields(forms.Form):
 
 
 class NoteForm(TranslationSyncFields, EditVersionFormMixin, forms.ModelForm):
-    """The note's change form. A new cover image is verified and re-encoded like an editor
-    upload (:mod:`blog.images.uploads`): raster formats only, size, pixel and frame limits, no
-    EXIF (GPS, camera, serial), no comments, orientation applied, stored under a random name
-    with the extension of the detected format instead of the author's file name. It is written
-    once the whole form is valid, so that a server that cannot write it (a full disk) is a
-    form error on the cover, not a failed save."""
+    """The note's change form. A new cover is verified and re-encoded like an editor upload
+    (:mod:`blog.images.uploads`), and written once the whole form is valid, so that a server that
+    cannot write it is a form error on the cover, not a failed save."""
 
     class Meta:
         model = Note
@@ -304,8 +157,8 @@ class NoteForm(TranslationSyncFields, EditVersionFormMixin, forms.ModelForm):
             self.initial["series_position"] = proposed_position(int(series), language)
 
     def clean_published_at(self):
-        """A time sent back as the form showed it keeps the stored value: the admin shows
-        minutes in Chinese (seconds in English), and saving must not cut off the rest."""
+        """A time sent back as the form showed it keeps the stored value: the Chinese admin shows
+        minutes only, and saving must not cut off the rest."""
         value = self.cleaned_data.get("published_at")
         stored = self.instance.published_at if self.instance.pk is not None else None
         if value is not None and stored is not None and self._sent_as_shown("published_at", stored):

@@ -1,9 +1,5 @@
 """The glossary term's form: a form another term already has is refused, with a link to it.
-
-Two terms with one form would both claim it: a note's mark, the search's expansion and the
-glossary's list would each pick one of them. So a form (a name or a variant, in either
-language, compared without case) that another term has is an error on the field it was typed
-in, naming the other term and linking to it, in the admin's language.
+Two terms with one form would both claim it in a note's marks, search and the glossary's list.
 """
 
 from django import forms

@@ -1,8 +1,5 @@
 """The admin's history of a note, page or glossary term: who, when, what changed, a diff of any
 two versions (or of one with the current text), restore.
-
-Revisions themselves (what is versioned, recording, restoring) are :mod:`blog.models.revisions`;
-what a save changed and how that reads is :mod:`blog.authoring.changes`.
 """
 
 import json
@@ -89,13 +86,9 @@ def diff_html(obj, old, new, old_label, new_label):
 
 
 class RevisionAdminMixin:
-    """History with author, time and what changed; a diff of any two versions, or of one with
-    the current text; restore. Admin saves and their change messages become revisions.
-
-    A save's change message names the fields the author really changed
-    (:func:`blog.authoring.changes.change_message`); the revision keeps it by field name, shown
-    in the reader's language, and Django's admin log gets its usual English labels. (Inline
-    formsets are not described: the versioned admins have none.)"""
+    """History with author, time and what changed, diffs and restore. Admin saves become revisions,
+    whose change message names the fields the author really changed
+    (:func:`blog.authoring.changes.change_message`)."""
 
     object_history_template = "admin/blog/revisions/history.html"
 
@@ -189,8 +182,7 @@ class RevisionAdminMixin:
         return TemplateResponse(request, self.object_history_template, context)
 
     def compare_view(self, request, object_id):
-        """Any two versions, or a version and the current text (``?from=…&to=…``, each a
-        version's id or "current"), the older one first whichever way they were picked."""
+        """Any two versions, or one and the current text (``?from=…&to=…``), the older first."""
         obj = self._viewable(request, object_id)
         versions = versions_of(obj)
         picked = []

@@ -1,5 +1,5 @@
-"""The admin's login under django-axes: which address a failed attempt counts for, and the
-page a locked-out login gets (``AXES_CLIENT_IP_CALLABLE``, ``AXES_LOCKOUT_CALLABLE``)."""
+"""The admin's login under django-axes: the address a failed attempt counts for, and the page
+a locked-out login gets."""
 
 import math
 

@@ -1,9 +1,6 @@
-"""The media library: images uploaded through the editor, where each is used, and deletion
-of the ones no note or page uses.
-
-Uploads live under ``uploads/YYYY/MM/`` in the default storage (:mod:`blog.images.uploads`). An
-upload is *used* when the Markdown of a note or page mentions its URL or its storage name;
-covers (``covers/``) belong to their note and are not listed.
+"""The media library: images uploaded through the editor, where each is used, and deletion of
+the ones no note or page uses. An upload is used when a note's or page's Markdown mentions its
+URL or storage name; covers belong to their note and are not listed.
 """
 
 from dataclasses import dataclass, field

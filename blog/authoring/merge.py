@@ -1,17 +1,8 @@
-"""Three-way merge of a text by lines, for edit conflicts (:mod:`blog.authoring.conflicts`).
+"""Three-way merge of a text by lines, for edit conflicts (:mod:`blog.authoring.conflicts`):
+*base* (the text the form was opened at), *theirs* (stored since), *mine* (just submitted).
 
-* **base**: the text the change form was opened at;
-* **theirs**: the text stored since (another tab's or author's save);
-* **mine**: the text the author just submitted.
-
-Each side's changes against the base come from :mod:`difflib`. Changes to different lines
-are both applied (adjacent lines too, and lines added just before or after the other's
-change: their order is plain); changes to the same lines, or two additions at the same place,
-are a :class:`Chunk` whose ``kind`` is ``"conflict"``, for the author to decide. Both sides
-making the same change apply it once.
-
-A conflict is written into the text between marker lines, so that the author's text and the
-other one both stay in the form until the author chooses (in the page, or by hand)::
+Changes to different lines, adjacent ones included, are both applied; changes to the same lines
+or two additions at one place are a conflict, written between marker lines for the author::
 
     <<<<<<< their version [#1 3f2a9c]
     the other save's lines
@@ -19,16 +10,8 @@ other one both stay in the form until the author chooses (in the page, or by han
     the author's lines
     >>>>>>> [#1 3f2a9c]
 
-The token (``3f2a9c``) comes from the version the form now carries, so only markers this
-conflict wrote are ever read back: a note *about* git's conflict markers is left alone.
-
-Line endings are normalised to ``\\n`` first (browsers post ``\\r\\n``, imports store ``\\n``,
-and a merge of the two would see every line changed), and the outer blank space that form
-fields strip is ignored. Pure functions, no Django.
-
-Not merge3 (Breezy's merge, on PyPI): it makes a conflict of changes to adjacent lines and of
-a line added right beside the other's change, which are plain here and applied
-(tests/test_conflict_merge.py), and it is GPL-2.0-or-later, which biji (MIT) does not import.
+The token comes from the form's version, so a note *about* git's markers is left alone. Line
+endings are normalised first, as browsers post ``\\r\\n`` and imports store ``\\n``.
 """
 
 import difflib
@@ -41,8 +24,8 @@ CHOICES = (THEIRS, MINE, BOTH)
 
 
 def normalise(text):
-    """``\\n`` line endings, and the outer blank space Django's form fields strip on save (so
-    that a text saved through the form and the same text imported are the same)."""
+    """``\\n`` line endings, and the outer blank space form fields strip, so a text saved
+    through the form and the same text imported are the same."""
     text = (text or "").replace("\r\n", "\n").replace("\r", "\n").strip()
     return text + "\n" if text else ""
 
@@ -152,9 +135,8 @@ def two_way(theirs, mine):
 
 
 def _overlap(one, other):
-    """Whether two changes (base ranges) overlap: their lines intersect, both insert at the
-    same place, or one inserts inside the other's lines. An insertion just before or after the
-    other's lines, or changes of adjacent lines, do not: their order is plain."""
+    """Whether two changes (base ranges) overlap: their lines intersect, both insert at one place,
+    or one inserts inside the other's lines; adjacent changes do not."""
     (start, end), (other_start, other_end) = one[:2], other[:2]
     if start == end and other_start == other_end:
         return start == other_start
@@ -221,8 +203,8 @@ class MarkedConflict:
 
 
 def marked_conflicts(text, token):
-    """The well-formed conflicts between ``token``'s markers in ``text``, and whether marker
-    lines of ``token`` are left that belong to none (the author removed a part by hand)."""
+    """The well-formed conflicts between ``token``'s markers in ``text``, and whether marker lines
+    of ``token`` are left over (the author removed a part by hand)."""
     lines = normalise(text).splitlines(keepends=True)
     found, open_, stray = [], None, False
     for number, line in enumerate(lines):
@@ -253,8 +235,8 @@ def marked_conflicts(text, token):
 
 
 def resolve(text, token, choices):
-    """``text`` with each marked conflict whose number has a choice (``{number: "theirs"}``)
-    replaced by the chosen lines. Returns the text and the conflicts left undecided."""
+    """``text`` with each marked conflict that has a choice (``{number: "theirs"}``) replaced by the
+    chosen lines, and the conflicts left undecided."""
     conflicts, _stray = marked_conflicts(text, token)
     if not conflicts:
         return text, []

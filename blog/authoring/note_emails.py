@@ -1,18 +1,6 @@
-"""A note's email to subscribers, in the note admin: what was sent, a test to the author, and
-sending by hand.
-
-- **Delivery counts** (queued, being sent, sent, failed) come with the note list's own query
-  (:func:`with_delivery_counts`: one subquery per count, no query per row): shown under each
-  note's state (:func:`delivery_line`) and filtered by (:class:`EmailFilter`).
-- **The panel** on the note's page (:func:`delivery_panel`): the counts, when the note was
-  announced, the last errors, and the two buttons below.
-- **"Send a test email to me"**: the note's email as a subscriber gets it, sent at once
-  (not through the background runner) to the address of the staff user asking, so that the
-  author sees it in their own mail client before or after publishing.
-- **"Send to subscribers now"**: after a confirmation page, the note to every subscriber it is
-  for who was not sent it yet (:func:`blog.mail.announce.send_by_hand`): a note published
-  with the "don't email" switch, or before subscribers existed, or one whose announcement
-  some subscribers missed. A published note only: its links must work.
+"""A note's email to subscribers, in the note admin: delivery counts in the list (one subquery
+each, no query per row), the note's panel, a test email sent at once to the author, and sending
+by hand to the subscribers who were not sent it (a note published with "don't email", say).
 """
 
 import logging
@@ -61,8 +49,8 @@ def _count(state):
 
 
 def with_delivery_counts(queryset):
-    """``queryset`` (notes) with ``emails_queued``, ``emails_sending``, ``emails_sent`` and
-    ``emails_failed`` on each note, in the same query."""
+    """``queryset`` with ``emails_queued``, ``emails_sending``, ``emails_sent`` and
+    ``emails_failed`` on each note."""
     return queryset.annotate(**{name: _count(state) for name, state in STATES.items()})
 
 
@@ -76,8 +64,7 @@ def _counts_text(queued, sending, sent, failed):
 
 
 def delivery_line(note):
-    """Under a note's state in the list: its emails, if it has any (the annotations of
-    :func:`with_delivery_counts`)."""
+    """Under a note's state in the list: its emails, if it has any."""
     counts = [getattr(note, name, 0) for name in STATES]
     if not any(counts):
         return ""

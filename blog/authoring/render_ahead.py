@@ -1,13 +1,8 @@
 """The admin renders a posted text before its write transaction opens.
 
-Django's admin validates and saves an object inside one transaction, and biji's revisions open
-one around it; on SQLite that transaction holds the database's only write lock from its first
-statement (``transaction_mode`` IMMEDIATE), so whatever runs inside it stalls every other
-writer: readers subscribing, the background worker, other authors. A render may take up to
-its bound (:mod:`blog.rendering.budget`), so :class:`RendersAheadAdminMixin` renders the
-posted Markdown first, outside any transaction; the validation and the save inside find the
-result memoised. A text the renderer refuses is an error on its field, in the author's
-language, and nothing is saved.
+On SQLite that transaction holds the only write lock from its first statement, and a render may
+take up to its bound (:mod:`blog.rendering.budget`), stalling every other writer. The save
+inside finds the render memoised; a text the renderer refuses is an error on its field.
 """
 
 import copy
@@ -34,8 +29,8 @@ class RenderCheckedFormMixin:
 
 
 class RendersAheadAdminMixin:
-    """For the admins of models with Markdown (``RenderedMarkdownMixin``); first in the bases,
-    so that it runs before any transaction the others open."""
+    """For the admins of models with Markdown; first in the bases, so that it runs before any
+    transaction the others open."""
 
     # Fields besides the Markdown that change what a save renders (a note's language titles
     # its [TOC]; a translation makes it render its blocks too).
@@ -68,12 +63,10 @@ class RendersAheadAdminMixin:
             logger.debug("Rendering ahead of the admin's save failed", exc_info=True)
 
     def render_related_ahead(self, instance):
-        """What else saving ``instance`` renders (a note's translation, which a new link
-        makes render its blocks): for the admins that know."""
+        """What else saving ``instance`` renders (a note's translation)."""
 
     def _posted_instance(self, request, obj):
-        """The object with the posted Markdown and what shapes its render: nothing else
-        (files and tags are the form's business)."""
+        """The object with the posted Markdown and what shapes its render, nothing else."""
         form_class = self.get_form(request, obj, change=obj is not None)
         form = form_class(request.POST, request.FILES, instance=copy.copy(obj) if obj else None)
         instance = form.instance

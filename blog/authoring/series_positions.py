@@ -1,20 +1,7 @@
-"""The position the note form proposes when the author puts a note in a series.
-
-Positions are unique per series and language (a note and its translation hold the same one,
-"part 2" in both languages), so the proposal is, in this order:
-
-1. the note's own position, when it is stored in that series already (it keeps its place);
-2. its translation's position, when the translation is in that series and the place is free
-   in the note's language;
-3. the place after the last part in the note's language.
-
-The form fills an empty position with it on save and proposes it on a new note opened with
-a series (``?series=3``); editor.js asks the admin's endpoint (``NoteAdmin.position_proposal``)
-for it when the series, the language or the translation changes. Both say which notes not out
-yet hold positions (:func:`held_positions`): readers see those numbers missing ("Part 5 is
-still to come"), so a proposal past them is explained, not a surprise. A position the author
-types is never replaced; one that is taken is still refused, with its holder named
-(:class:`blog.authoring.forms.NoteForm`).
+"""The position the note form proposes for a note in a series: its own, when stored there
+already; else its translation's, when free in the note's language (a pair holds one position,
+"part 2" in both); else the place after the last part. The proposal names the notes not out yet
+that hold positions, since readers see those numbers missing.
 """
 
 from django.db.models import Max
@@ -28,8 +15,8 @@ from blog.models import Language, Note, Series
 
 
 def proposed_position(series_id, language, note=None, translation=None):
-    """The position to propose for ``note`` (saved or not) in ``series_id`` and ``language``,
-    next to ``translation`` (the note's linked translation, or None); None without a series."""
+    """The position to propose for ``note`` in ``series_id`` and ``language``, next to
+    ``translation``; None without a series."""
     if not series_id:
         return None
     note_pk = note.pk if note is not None else None
@@ -53,8 +40,8 @@ def proposed_position(series_id, language, note=None, translation=None):
 
 
 def held_positions(series_id, language, note=None):
-    """A sentence naming the notes of ``series_id`` in ``language`` that hold a position but
-    are not out yet (drafts, scheduled), or "" when there are none."""
+    """A sentence naming the notes of ``series_id`` in ``language`` that hold a position but are not
+    out yet, or ""."""
     if not series_id:
         return ""
     holders = (
@@ -88,8 +75,8 @@ def _held(note):
 
 
 def position_proposal_view(request):
-    """``{"position": n}`` for ``?series=&language=&note=&translation=`` (ids; anything
-    else is ignored rather than refused: the answer is only a proposal)."""
+    """``{"position": n}`` for ``?series=&language=&note=&translation=``; anything else is ignored
+    rather than refused: the answer is only a proposal."""
     language = request.GET.get("language")
     if language not in Language.values:
         language = Language.CHINESE

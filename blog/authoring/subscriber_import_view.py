@@ -1,16 +1,8 @@
-"""Importing a subscriber list in the admin: a CSV export of biji, Ghost, Substack or
-Mailchimp (:mod:`blog.mail.subscriber_csv` tells which by its header).
-
-Staff with the permission to add subscribers; what the file may change or confirm depends on
-the permission to change them (:mod:`blog.mail.subscriber_import`). The file is read and
-written in the request (10,000 addresses take a few seconds; a file holds at most
-:data:`~blog.mail.subscriber_csv.MAX_ROWS`); the page then says, by kind of row, what was
-done and what was refused and why, and lists each line that could not be read, with its
-number. A file that cannot be read at all is answered with a 400 and its reason, never an
-error page. Confirmation requests go out in the background, as the site's form sends them (at
-most one a day to an address): to every new address of a user who may not change
-subscribers (the double opt-in), and otherwise to the new pending addresses when the author
-ticks "send confirmation requests".
+"""Importing a subscriber list in the admin: a CSV export of biji, Ghost, Substack or Mailchimp.
+Read in the request; the page reports what was done and refused by kind of row, and each line
+it could not read. Confirmation requests go out in the background, as the site's form sends
+them: to new addresses when the importer may not change subscribers (the double opt-in), else
+when asked.
 """
 
 from django import forms

@@ -1,18 +1,8 @@
 """Email subscribers in the admin: who they are, where they stand, and what biji keeps of them.
 
-The list shows each address with its language, what it follows, its state and its dates,
-filtered by state and language and searched by address. An address is never confirmed by
-hand: only its confirmation link does that (or an import whose file says so, by a user who
-may change subscribers: :mod:`.subscriber_import_view`), so the state is read-only and
-changes through the actions (unsubscribe) or the address itself. The address cannot be
-changed either: a changed address would receive what another one asked for.
-
-Exports: the whole list as CSV (the columns of :data:`blog.mail.subscriber_csv.COLUMNS`,
-which the import reads back), the selected rows as CSV, and one address's data on request
-(its row and every delivery to it, as JSON). Deleting an address deletes its deliveries
-(the confirmation page lists them). Actions: a confirmation request to pending addresses (as
-the site's form sends, at most one a day), unsubscribing, and letting a bounced address
-subscribe again (pending: it still has to confirm).
+Neither an address nor its state is edited by hand: only its confirmation link confirms it, and
+a changed address would receive what another asked for. Exports: the list as CSV (which the
+import reads back) and one address's data as JSON.
 """
 
 import json
@@ -42,8 +32,7 @@ ON = (SubscriberState.PENDING, SubscriberState.CONFIRMED)
 
 
 def csv_response(subscribers, filename):
-    """``subscribers`` as a CSV download, written as it is sent (a long list stays small in
-    memory)."""
+    """``subscribers`` as a CSV download, written as it is sent, so a long list stays small."""
     rows = subscribers.select_related("series", "tag").order_by("created_at", "pk")
     response = StreamingHttpResponse(
         export_lines(rows.iterator(chunk_size=1000)), content_type="text/csv; charset=utf-8"
@@ -163,8 +152,7 @@ class SubscriberAdmin(admin.ModelAdmin):
         permissions=["change"],
     )
     def request_confirmation(self, request, queryset):
-        """As the site's form does: at most one a day to an address (an address added by
-        hand, or imported without requests, gets one this way)."""
+        """As the site's form does: at most one a day to an address."""
         pending = list(queryset.filter(state=SubscriberState.PENDING))
         queued = request_confirmations(pending)
         text = ngettext(
@@ -185,10 +173,8 @@ class SubscriberAdmin(admin.ModelAdmin):
         permissions=["change"],
     )
     def allow_again(self, request, queryset):
-        """A bounced or complaining address gets no confirmation (:mod:`blog.mail.subscribing`):
-        once its mailbox works again, the author lets it ask again. It is pending, and
-        receives nothing until it confirms. Its date of leaving stays: a confirmation link
-        sent before it bounced must not confirm it now."""
+        """A bounced or complaining address may ask again once its mailbox works: pending until it
+        confirms, its date of leaving kept so that an older link cannot confirm it."""
         count = queryset.filter(state=SubscriberState.BOUNCED).update(
             state=SubscriberState.PENDING,
             state_reason=f"allowed again in the admin by {request.user.get_username()}"[:200],
@@ -232,8 +218,7 @@ class SubscriberAdmin(admin.ModelAdmin):
         return import_subscribers_view(self, request)
 
     def export_one(self, request, object_id):
-        """What biji keeps of one address, as JSON: its row and every delivery to it (an
-        export on the address's request)."""
+        """What biji keeps of one address, as JSON (on the address's request)."""
         subscriber = self.get_object(request, unquote(object_id))
         if subscriber is None:
             raise Http404

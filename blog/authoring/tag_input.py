@@ -1,21 +1,9 @@
 """The note form's tag field: existing tags by either name, a new tag by both at once.
 
-The author types tags comma-separated, as before (a full-width ，or 、 separates too: the
-admin is used in Chinese). A tag may be typed as a pair, ``中文名 / English name``:
-
-* a new tag is created with both names, so it needs no visit to the Tags page;
-* an existing tag still missing one of its names (typed in Chinese before, say) gets it;
-* a name that contradicts a tag's stored one is refused with the way out: a tag used by
-  other notes is renamed on the Tags page, never from one note's form.
-
-Why a pair in the text input rather than extra fields for new tags: it works without
-JavaScript, in one place the author already types in, for any number of tags, and reads the
-way biji names things in both languages everywhere ("GPU 笔记 / GPU notes"). The slash needs
-a space on both sides (or the full-width ／), so names like "I/O" or "TCP/IP 协议" stay one
-name.
-
-Parsing is pure (:func:`parse_tag_input`); :func:`check_pairs` reads the tags (validation,
-no writes); :func:`save_pairs` writes, once the whole form is valid.
+Tags are comma-separated (a full-width ，or 、 too); a pair ``中文名 / English name`` creates a
+tag with both names or completes one. A pair in the text input, not extra fields, works without
+JavaScript for any number of tags. The slash needs spaces around it (or is ／), so "I/O" stays
+one name.
 """
 
 import re
@@ -25,11 +13,11 @@ from django import forms
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from taggit.forms import TagField
+from taggit.forms import TagField, TagWidget
 from taggit.utils import parse_tags
 
-from blog.models import Tag
-from blog.text.bilingual import interface_is_chinese
+from blog.models import Language, Tag
+from blog.text.bilingual import in_interface_language, interface_is_chinese
 from blog.text.cjk import has_cjk
 
 # A slash standing alone (spaces around it, or at either end), or a full-width slash:
@@ -52,12 +40,8 @@ class PairError(ValueError):
 
 
 def parse_tag_input(text):
-    """Names (``str``) and pairs (:class:`TagPair`) from the tag field's text.
-
-    Commas (or quotes) separate tags as in taggit; without any, one pair is the whole text
-    (its English half may have spaces), else spaces separate single-word tags as in taggit.
-    Raises :class:`PairError` for a pair that cannot be read.
-    """
+    """Names and pairs (:class:`TagPair`) from the tag field's text, split as taggit does; raises
+    :class:`PairError` for a pair that cannot be read."""
     text = CHINESE_COMMAS.sub(",", text or "").strip()
     if not text:
         return []
@@ -138,8 +122,8 @@ def check_pairs(items):
 
 
 def save_pairs(items):
-    """``items`` with each pair made a :class:`Tag`: created with both names, or an existing
-    tag given the name it lacked. Names pass through (the tag field resolves them)."""
+    """``items`` with each pair made a :class:`Tag`, created with both names or given the name it
+    lacked."""
     return [_save_pair(item) if isinstance(item, TagPair) else item for item in items]
 
 
@@ -169,14 +153,13 @@ def _english_name(tag):
 
 
 def needs_other_name(tag):
-    """Typed in Chinese with no English name yet: the Tags page's "needs a name in the other
-    language" (Latin-script names such as CUDA read the same in both languages)."""
+    """Typed in Chinese with no English name yet (Latin-script names read the same in both)."""
     return not _english_name(tag)
 
 
 def new_tags_without_english_name(before, after):
-    """After a save: the message pointing out the tags newly given to the note (in ``after``,
-    not in ``before``) that still need an English name, or ""."""
+    """After a save: the message naming the tags newly given to the note that still need an English
+    name, or ""."""
     known = {tag.pk for tag in before}
     new = [tag for tag in after if tag.pk not in known]
     names = [tag.name_zh or tag.name for tag in new if needs_other_name(tag)]
@@ -190,3 +173,25 @@ def new_tags_without_english_name(before, after):
         "“%(example)s / English name”, or name them on the Tags page.",
         len(names),
     ) % {"tags": separator.join(f"“{name}”" for name in names), "example": names[0]}
+
+
+class BilingualTagWidget(TagWidget):
+    """Tags by their names in the note's ``language`` (the admin's when unset); a tag without a name
+    in it shows its other name."""
+
+    language = None
+
+    def format_value(self, value):
+        if value is not None and not isinstance(value, str):
+            names = []
+            for tag in value:
+                tag = getattr(tag, "tag", tag)
+                if self.language is None:
+                    name = in_interface_language(tag.name_zh, tag.name)
+                elif self.language == Language.CHINESE:
+                    name = tag.name_zh or tag.name
+                else:
+                    name = tag.name or tag.name_zh
+                names.append(f'"{name}"' if "," in name or " " in name else name)
+            value = ", ".join(sorted(names))
+        return super(TagWidget, self).format_value(value)

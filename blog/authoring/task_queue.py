@@ -1,15 +1,6 @@
-"""The admin's queue page: how the background queue stands, its workers, the recent tasks.
-
-Listed on the admin's index as "Background tasks" (the proxy model
-:class:`~blog.models.BackgroundTask`) for superusers and staff with its one permission,
-"Can view background task". Above the list: the summary ``manage.py tasks`` prints (what
-waits, runs and failed, the oldest wait) and each worker's last heartbeat. The list shows
-each task's name, queue, status, attempts, when it was queued and its error's last line,
-filtered by status and queue; nothing here changes a task (``manage.py tasks retry`` does).
-
-Every admin page warns when no worker has been seen for ``BIJI_WORKER_MISSING_AFTER``
-seconds: ``{% worker_notice %}`` (blog/templatetags/task_queue.py) in
-templates/admin/base_site.html.
+"""The admin's queue page: how the background queue stands, its workers and the recent tasks,
+read-only (``manage.py tasks retry`` changes a task), for superusers and staff with "Can view
+background task".
 """
 
 from django.contrib import admin

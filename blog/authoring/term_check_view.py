@@ -1,10 +1,6 @@
-"""The editor's "Term check" panel: the warnings of :mod:`.term_check` for the text being typed.
-
-term-check.js posts the body as the form holds it (and the language chosen in the form) to
-``<note>/term-check/`` while the author types; the answer is checked against the other note of
-the pair as it is saved. JSON: the count, each warning as data, and the list as HTML in the
-admin's language (``admin/blog/note/term_warnings.html``), which the panel shows as it is.
-A POST by an author who may change the note; nothing is stored, and no save is ever refused.
+"""The editor's "Term check" panel: the warnings of :mod:`.term_check` for the text being typed,
+as JSON with the list as HTML, against the other note as saved. Nothing is stored, and no save
+is ever refused.
 """
 
 from django.contrib.admin.utils import unquote

@@ -1,20 +1,9 @@
-"""The change list's "term warnings": each note of a translated pair stores how many warnings
-the editor's term check (:mod:`.term_check`) gives it, since a list cannot check every row.
+"""The change list's "term warnings": each note of a translated pair stores how many warnings the
+term check gives it, since a list cannot check every row.
 
-The count follows what it is made of:
-
-* **a note saved** with its text, language or pair changed (a form, an import, a restore, a
-  link made or dropped): both notes of its pair are counted again at once, after the save
-  (:func:`recount_note_pair`; a few milliseconds for notes of a few thousand characters). A
-  re-render, a move in a series or a sync state saved alone changes no count.
-* **the glossary changed** (a term's forms added, changed or deleted): every pair is counted
-  again in the background, once the change commits, one task per transaction
-  (:data:`recount_pairs`): a glossary import of 500 terms queues one.
-
-Counts are stored with ``update()``: no signal follows, no date moves (``updated_at`` is the
-author's, and edit conflicts compare it), no revision is recorded. A note that left its pair
-keeps its last count until it is counted again; the list shows counts only for notes with a
-translation.
+A save that changes a note's text, language or pair counts both notes again at once; a glossary
+change counts every pair again in the background, once per transaction. Counts are stored with
+``update()``, so no signal follows and ``updated_at`` (edit conflicts compare it) does not move.
 """
 
 import logging
@@ -83,8 +72,8 @@ def recount_note_pair(sender, instance, raw, using, update_fields=None, **kwargs
 
 @task()
 def recount_pairs():
-    """Count every translated pair again (after a glossary change), and reset the count of
-    notes left without a pair. Idempotent: it counts with the glossary as it is when it runs."""
+    """Count every translated pair again (after a glossary change), and reset notes left without a
+    pair. Idempotent."""
     index = glossary_index()
     holders = Note.objects.filter(translation__isnull=False).select_related("translation")
     holders = holders.only(*_READ, *(f"translation__{name}" for name in _READ if name != "pk"))
@@ -102,8 +91,7 @@ def recount_pairs():
 
 
 def recount_after_commit(using):
-    """Queue the recount once the current transaction commits (now, outside of one), once
-    for all its glossary changes (:mod:`blog.background.after_commit`)."""
+    """Queue the recount once the current transaction commits, once for all its glossary changes."""
     once_after_commit(
         "term warnings",
         using,

@@ -1,10 +1,5 @@
-"""The note form's translation tools: "Start a translation" (a button posting here) and, once
-the pair exists, a link to the other note.
-
-Starting one creates the linked draft in the other language
-(:func:`blog.models.translation_drafts.start_translation`) as one revision, and opens it. A
-note that has a translation already is refused with a link to it: a note has one
-translation at most, and the button never replaces it.
+"""The note form's translation tools: "Start a translation", which creates the linked draft in
+the other language as one revision and opens it, or, once the pair exists, a link to it.
 """
 
 from django.contrib import messages
@@ -36,8 +31,8 @@ def may_start_translation(model_admin, request, note):
 
 
 def translation_tools(model_admin, request, note):
-    """What the change form's tools show for ``note`` (saved): its translation, or the
-    button to start one when the author may add notes; None for neither."""
+    """What the change form's tools show for ``note``: its translation, or the button to start one;
+    None for neither."""
     translation = note.counterpart
     if translation is not None:
         return {

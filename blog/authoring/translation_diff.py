@@ -1,20 +1,10 @@
 """What changed in the other note of a translated pair since this note was last in line with it,
-block by block, for the notice above the editor (:mod:`blog.authoring.admin`).
+block by block, for the notice above the editor.
 
-A note remembers the other's block hashes as they were when it was last in line
-(``Note.synced_hashes``, :mod:`blog.models.translation_sync`), not the other's text. The text
-is found in the other note's revisions: the newest version whose body has exactly those
-hashes. Its blocks and the other's blocks now are matched by hash, so only what a reader would
-call a change shows (re-wrapping a paragraph moves no hash), then:
-
-* a block only now: **added**; a block only then: **removed**;
-* a block of the same kind in the place of another: **changed**, with the words that differ
-  marked (CJK character by character: it has no spaces between words), a table's changed
-  rows, a code block's or a formula's changed lines.
-
-An imported pair, or one whose revisions were pruned, has no such version: the other's blocks
-whose hashes the note never saw are listed as "changed or new", with the number of blocks the
-note saw that are gone. Pure reading: nothing here writes.
+The note remembers the other's block hashes, not its text: the text is the newest revision with
+exactly those hashes. Blocks are matched by hash, so re-wrapping moves nothing; changed blocks
+mark the words (CJK characters) that differ. Without such a revision (an import, pruned
+history), blocks never seen are listed as "changed or new".
 """
 
 from __future__ import annotations
@@ -94,7 +84,7 @@ class Segment:
 @dataclass(frozen=True)
 class Line:
     """A line of a code block or formula: ``mark`` is INS, DEL, SAME, or GAP for ``folded``
-    unchanged lines not shown."""
+    unchanged lines."""
 
     text: str
     mark: str = SAME
@@ -149,8 +139,7 @@ class TranslationDiff:
 
 
 def changes_since_sync(note, other) -> TranslationDiff | None:
-    """What changed in ``other`` since ``note`` was in line with it; None when it is not
-    behind (in line, never compared, or no translation)."""
+    """What changed in ``other`` since ``note`` was in line with it; None when not behind."""
     if not is_behind(note, other):
         return None
     now = split_blocks(other.body)
@@ -194,9 +183,8 @@ def _plain(block):
 
 
 def block_changes(old: list[Block], new: list[Block]) -> list[BlockChange]:
-    """The changes from ``old`` to ``new``, in the new text's order (a removed block where it
-    was). Blocks are matched by hash; in a stretch that differs, blocks of the same kind in
-    the same order are one block changed, the others added or removed."""
+    """The changes from ``old`` to ``new``, in the new order, blocks matched by hash; where they
+    differ, blocks of one kind in the same order are one block changed."""
     changes = []
     matcher = difflib.SequenceMatcher(
         None, [b.hash for b in old], [b.hash for b in new], autojunk=False
@@ -266,8 +254,8 @@ def _squeezed(text):
 
 
 def word_diff(old: str, new: str) -> tuple[list[Segment], list[Segment]]:
-    """``old`` and ``new`` with what differs marked: words for Latin text, characters for
-    CJK. Spaces count for nothing (hashes ignore them): one added or removed is not marked."""
+    """``old`` and ``new`` with words (Latin) or characters (CJK) that differ marked; spaces count
+    for nothing, as in hashes."""
     a, b = _TOKEN_RE.findall(old), _TOKEN_RE.findall(new)
     matcher = difflib.SequenceMatcher(
         None, [_key(t) for t in a], [_key(t) for t in b], autojunk=False
@@ -293,9 +281,8 @@ def _tokens(tokens, mark):
 
 
 def _absorb_crumbs(opcodes, tokens):
-    """Opcodes where a lone common character or space between two changes is part of the
-    change: "把调度器改写" against "将调度逻辑重写" reads better as two phrases than as a
-    scatter of single characters."""
+    """Opcodes where a lone common character between two changes joins them: two phrases read better
+    than a scatter of single characters."""
     opcodes = list(opcodes)
     merged = []
     for index, (tag, i1, i2, j1, j2) in enumerate(opcodes):
@@ -323,8 +310,8 @@ def _joined(segments):
 
 
 def line_diff(old: str, new: str, context: int = CONTEXT_LINES) -> list[Line]:
-    """A code block's or formula's lines, removed and added ones marked, long unchanged runs
-    folded to ``context`` lines either side of a change (a GAP line says how many)."""
+    """A code block's or formula's lines, changes marked, unchanged runs folded to ``context`` lines
+    either side (a GAP line says how many)."""
     a, b = old.split("\n"), new.split("\n")
     lines = []
     matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
@@ -347,6 +334,6 @@ def line_diff(old: str, new: str, context: int = CONTEXT_LINES) -> list[Line]:
 
 
 def text_token(note) -> str:
-    """A short name for ``note``'s text as a page showed it (its block hashes): "brought in
-    line" is refused when the text changed again since."""
+    """A short name for ``note``'s text as a page showed it: "brought in line" is refused when the
+    text changed since."""
     return hashlib.sha256(note.block_hashes.encode()).hexdigest()[:16]

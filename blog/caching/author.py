@@ -1,15 +1,8 @@
 """Who the page cache steps aside for: a logged-in author, known by a cookie no stranger can make.
 
-The page cache (:mod:`blog.caching.pages`) answers before sessions are read, and a session
-cookie anyone can make up must not take a request past it, nor may checking the session cost a
-query per request. So the author's browser carries a second cookie, the **marker**: the session
-key's digest, signed with ``SECRET_KEY`` and dated (Django's signed cookies). Checking it costs
-an HMAC, no query; one made for another session does not match. The admin's pages keep it in
-step with the session (:func:`follow_session`): set by the response that logs the author in,
-replaced when the session key changes (a password change), removed at logout or when the
-session is gone. A session without a valid marker is a reader's: served from the cache, and
-stored only when the response is everyone's page (``storable``: public, no ``Vary: Cookie``,
-no cookie set), so nothing made for the author reaches readers.
+The page cache answers before sessions are read, so the admin keeps a second cookie in step
+with the session (:func:`follow_session`): the session key's digest, signed and dated. Checking
+it costs an HMAC, no query; a made-up session cookie gets the readers' page.
 """
 
 import hashlib

@@ -1,20 +1,7 @@
 """Which URLs the page cache may keep: one spelling per page that exists, so strangers cannot
-fill it.
-
-A page is kept only under its *canonical* URL:
-
-* the path is the one Django reverses for the view and its arguments (``/archive/2024/``, not
-  ``/archive/02024/``, which the ``int`` converter also accepts);
-* the query string is empty, or exactly one parameter the view reads, spelled as a page number
-  (``page=2``, never ``page=02``, ``page=2&page=2`` or ``page=%32``). Which parameter a view
-  reads is the view's own: a paginated class-based view's ``page_kwarg``; ``p`` for a section's
-  sitemap. Whether the number names a page that exists is the view's to say as well: a list
-  asked for a page it does not have marks its answer ``private``
-  (:class:`blog.public.views.base.CachePolicyMixin`), and Django's sitemap answers 404; neither
-  is stored.
-
-So the entries are bounded by the site's pages (times languages and encodings), whatever the
-requests.
+fill it. The path is the one Django reverses; the query is empty or a page number the view
+reads, spelled canonically (``page=2``, not ``page=02``). A page past the end is the view's to
+refuse (``private``, or a 404).
 """
 
 import re
@@ -37,8 +24,7 @@ def parameters_of(match) -> frozenset:
 
 
 def canonical_path(match) -> str | None:
-    """The path Django gives the view of ``match`` with its arguments, in the active language
-    (None when it cannot be reversed, or without a match)."""
+    """The path Django reverses for ``match``'s view and arguments, or None."""
     if match is None:
         return None
     try:

@@ -1,11 +1,6 @@
-"""The site's chrome (header, footer, the head's feed and style links), rendered once per content
-state and language in each process.
-
-It is the same on every page of one interface language, asked for several times a page, and a
-few kilobytes: process memory, where a round trip to a shared cache would cost what rendering
-does. Only the current state's copies are kept. Saving the site settings or a navigation link
-also drops them at once (:func:`forget_chrome`), as it does the settings' copy, so that what the
-same transaction renders afterwards shows the change.
+"""The site's chrome (header, footer, head links), rendered once per content state and language
+in each process's memory: the same on every page and read several times a page, it would cost
+as much to fetch from a shared cache as to render.
 """
 
 import threading
@@ -23,8 +18,7 @@ _kept_state: list[str] = [""]
 
 
 def chrome(name, render, *vary, using=DEFAULT_DB_ALIAS):
-    """The HTML ``render()`` makes for the chrome part ``name`` in the current language and
-    content state; ``vary``: anything else it shows (the year of the copyright line)."""
+    """The HTML ``render()`` makes for chrome part ``name``; ``vary``: anything else it shows."""
     state = version.current(using).key
     key = (using, translation.get_language(), name, *vary)
     with _lock:
@@ -41,14 +35,12 @@ def chrome(name, render, *vary, using=DEFAULT_DB_ALIAS):
 
 
 def forget_chrome():
-    """Drop the kept chrome now: the site settings changed, and a page rendered before the
-    change commits (later in the same transaction) must show them."""
+    """Drop it now, so a page rendered later in the same transaction shows new settings."""
     with _lock:
         _kept.clear()
 
 
 @receiver(setting_changed)
 def _settings_changed(**kwargs):
-    """Django settings changed under a running process (``override_settings`` in tests): the
-    URLs, static names or languages the kept chrome shows may have too."""
+    """``override_settings`` (tests) may change the URLs or languages it shows."""
     forget_chrome()

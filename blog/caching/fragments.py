@@ -1,9 +1,5 @@
-"""A note's entry in the lists (home, tags, series, archive), rendered once per content state
-and language in the shared cache, and fetched for a whole page in one round trip.
-
-The same entry shows on many pages (home, its tags, its series, its archive month), and
-rendering it was most of a list page's cost. Kept under :func:`blog.caching.keys.versioned_key`;
-an unreachable cache renders every entry.
+"""A note's entry in the lists, rendered once per content state and language in the shared cache
+(it shows on many pages) and fetched for a whole page in one round trip.
 """
 
 from django.db.models import prefetch_related_objects
@@ -18,10 +14,8 @@ TEMPLATE = "includes/note_item.html"
 
 
 def rendered_entries(notes, *, first_number=None, hide_series=False):
-    """The HTML of each note's entry, in order. ``first_number``: given on a series' page,
-    where each entry shows its part number — the note's position in the series, which a part
-    published later never changes (the list's own numbering starts there); ``hide_series``:
-    leave out the series link."""
+    """The HTML of each note's entry, in order. ``first_number``: on a series' page, the first
+    entry's part number; ``hide_series``: leave out the series link."""
     notes = list(notes)
     parts.depend_on(*(parts.note(note.pk) for note in notes))
     contexts = [

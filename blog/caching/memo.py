@@ -1,14 +1,5 @@
-"""Values computed once per content state, in the shared cache: counts and dates that would
-read every note (tag counts, archive months, list totals, feed dates) and what a page the page
-cache misses would read again (a list page's notes, a tag or series by slug, a published
-note's page data).
-
-``memoised(name, compute)`` returns ``compute()``'s result, kept under the current state's key
-(:func:`blog.caching.keys.versioned_key`): the first request after a change pays for it, every
-other one, in every worker, reads it. With the cache down it is computed every time.
-
-``keep`` decides which results are kept (default: all): a value looked up by something a
-visitor types (a slug) is kept only when found, so made-up URLs add no entries.
+"""Values computed once per content state, in the shared cache. ``keep`` decides which are kept:
+one looked up by a slug a visitor types only when found, so made-up URLs add no entries.
 """
 
 from blog.caching import store

@@ -1,17 +1,6 @@
-"""Each worker's own copies of the pages it served last, in front of a shared page cache.
-
-With Redis, serving a kept page costs a round trip and unpickling; a blog's popular pages are
-few, so each worker keeps the :class:`~blog.caching.pages.Entry` objects it read or wrote last,
-up to ``BIJI_NEAR_PAGES`` (least recently used out first), for as long as the shared cache
-keeps them, and the page cache middleware looks here first.
-
-A copy is checked against the database exactly as a shared entry is, never served on trust.
-It can only be older than the shared one (another worker may have checked or replaced that),
-so a copy that fails the check sends the middleware to the shared cache before rendering.
-Copies mirror the shared cache: a page is copied when read from it or stored in it, never when
-storing failed, so an outage keeps nothing new.
-
-Off where the cache is already each worker's memory (the embedded default) or keeps nothing.
+"""Each worker's own copies of the pages it served last, in front of a shared (Redis) page cache.
+Checked like any kept page; made only of what the shared cache stored or held, so an outage
+keeps nothing new. Off when the cache is already the worker's memory.
 """
 
 import threading
@@ -51,8 +40,7 @@ def get(key):
 
 
 def put(key, entry, seconds):
-    """Keep ``entry`` for ``seconds`` (as the shared cache does), dropping the least recently
-    used copies past the bound."""
+    """Keep ``entry`` for ``seconds``, dropping the least recently used copies past the bound."""
     most = bound()
     if most <= 0:
         return
@@ -64,6 +52,6 @@ def put(key, entry, seconds):
 
 
 def clear():
-    """Forget every copy (tests; nothing in the site needs it: copies are checked when used)."""
+    """Forget every copy (tests: copies are checked when used)."""
     with _lock:
         _copies.clear()

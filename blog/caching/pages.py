@@ -1,29 +1,8 @@
 """Public pages answered before any view runs: conditional GETs and the page cache.
 
-:class:`PageCacheMiddleware` sits right after the locale middleware. For a *public request*
-(GET or HEAD of a public page or feed, :func:`public_view`, not from the author:
-:mod:`blog.caching.author`) it:
-
-1. checks the host against ``ALLOWED_HOSTS``, as Django does later in CommonMiddleware, which
-   a kept page or a 304 never reaches;
-2. answers an ``If-None-Match`` naming an ETag made at the current content state with ``304``
-   (:mod:`blog.caching.validators`; the state's one query);
-3. looks the page up, in this worker's copies (:mod:`blog.caching.near`) and then the shared
-   cache, under :func:`cache_key` (release, language, gzip or not, URL). A kept page
-   (:class:`Entry`) is served while the versions of the parts it named and the schedule key
-   are current (or a ``304`` when the client holds it): if the content state has not moved
-   since it was last checked, at once; otherwise after a second query reads its parts'
-   versions;
-4. otherwise runs the view (preconditions hidden from it) while collecting the parts it names
-   (:mod:`blog.caching.parts`), adds the validators and ``s-maxage``, and keeps the page with
-   their versions when it is :func:`storable` and asked for by its canonical URL
-   (:mod:`blog.caching.canonical`).
-
-Never kept: anything for the author, share links, POSTs, the admin, search (sent
-``no-cache``) and robots.txt. ``max-age`` never runs past the next scheduled publication.
-``X-Page-Cache: hit|miss`` says which path served a page. ``BIJI_PAGE_CACHE_SECONDS=0`` turns
-the page cache off; the ETag then comes from the content state alone, so conditional requests
-are still answered before the view.
+For an anonymous GET or HEAD of a public page or feed, :class:`PageCacheMiddleware` answers an
+ETag of the current state with ``304``, serves a kept page while its parts' versions stand, or
+runs the view and keeps the page if :func:`storable` (docs/caching.md follows a request).
 """
 
 import functools
@@ -82,11 +61,8 @@ def _public_view(resolver, path_info, language):
 
 
 def is_public_request(request):
-    """The URL match of a request the version may answer for, or None.
-
-    Only the author's marker (:mod:`blog.caching.author`) takes a request past the cache; a
-    session cookie or an ``Authorization`` header anyone can make up does not.
-    """
+    """The URL match of a request the cache may answer, or None: only the author's marker takes a
+    request past it, not a session cookie or ``Authorization`` header."""
     if request.method not in ("GET", "HEAD") or author.is_author(request):
         return None
     return public_view(request.path_info)
@@ -104,10 +80,8 @@ def cache_key(request, language):
 
 @dataclass(frozen=True)
 class Entry:
-    """A kept page: its response, and the state it shows (the versions of the parts it named
-    while it rendered, and the state's schedule key). It is served while both are current.
-    ``made_at`` is the content state's key when those versions were read: while it is still
-    the current one, nothing at all has changed and the parts need not be read."""
+    """A kept page, served while the parts' versions and schedule key it shows are current.
+    ``made_at``: the state's key when they were last read; while it is current, nothing changed."""
 
     schedule_key: str
     versions: dict
@@ -170,7 +144,7 @@ def _thaw(frozen, request):
 
 
 class PageCacheMiddleware:
-    """Conditional GETs before the view, then the shared page cache (module docstring)."""
+    """Conditional GETs before the view, then the page cache (module docstring)."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -231,9 +205,8 @@ class PageCacheMiddleware:
 
     @staticmethod
     def copies(key, seconds):
-        """The kept entries of a page, as they are asked for: this worker's own copy
-        (:mod:`blog.caching.near`), then the shared cache's when that differs (another worker
-        may have checked or rendered the page again since), which becomes this worker's."""
+        """A page's kept entries: this worker's copy, then the shared cache's when it differs
+        (another worker may have renewed it), which becomes this worker's."""
         mine = near.get(key)
         if mine is not None:
             yield mine
@@ -247,15 +220,9 @@ class PageCacheMiddleware:
 
     @staticmethod
     def versions_shown(state, names, known):
-        """The state and the versions of the parts a page just rendered showed.
-
-        Versions read before the page rendered (those of the stale copy it replaces, usually
-        the same parts) can only be older than what it shows: kept under them, the page is
-        rendered again at the next request at worst, never served stale. Otherwise they are
-        read now, with the counter: had an edit been committed while the page rendered, it may
-        hold some of it and versions from before it; the counter then differs from the one
-        read before, and the page is sent but not kept.
-        """
+        """The state and versions of the parts a page just showed: those read before it rendered
+        (older at worst: it renders again), or read now with the counter, which an edit committed
+        meanwhile moves, so that the page is not kept."""
         if names <= known.keys():
             return state, {name: known[name] for name in sorted(names)}
         return version.current_with_parts(names)
@@ -272,9 +239,8 @@ class PageCacheMiddleware:
         return validators.evaluate(request, response, etag, modified)
 
     def validated(self, request, match, language):
-        """With the page cache off: validators from the content state alone (any edit changes
-        every page's ETag), so that a conditional request is still answered before the view,
-        with one query."""
+        """With the page cache off: validators from the content state alone, so a conditional
+        request is still answered before the view."""
         state = version.current()
         etag = validators.etag_for(state, {"content": state.key}, request, language)
         modified = validators.last_modified(state)
@@ -308,16 +274,9 @@ class PageCacheMiddleware:
 
 
 class PublicGZipMiddleware(GZipMiddleware):
-    """gzip for the public site only, and only for clients that take it.
-
-    BREACH needs a secret reflected in a compressed response beside attacker-chosen text.
-    Public pages hold no secret (no CSRF token: their only form, search, is a GET; no session
-    data); the admin's pages carry CSRF tokens, so they are sent uncompressed whatever the
-    client accepts. Placed inside :class:`PageCacheMiddleware`, so the page cache stores the
-    compressed bytes (keyed by whether the client accepts gzip) and a hit costs no compression.
-    Django's own check finds the word ``gzip`` anywhere, ``gzip;q=0`` ("not gzip") included:
-    :func:`blog.caching.encoding.accepts_gzip` reads the quality, as the page cache's key does.
-    """
+    """gzip for the public site only, and only for clients that take it
+    (:func:`blog.caching.encoding.accepts_gzip`): the admin's pages carry CSRF tokens (BREACH).
+    Inside :class:`PageCacheMiddleware`, so the page cache keeps the compressed bytes."""
 
     def process_response(self, request, response):
         if request.path_info.startswith("/" + settings.BIJI_ADMIN_PATH):

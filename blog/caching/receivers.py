@@ -1,18 +1,7 @@
-"""The receivers that move the content version (:mod:`blog.caching.version`) after every
-change a reader could see, with the parts it changed (:mod:`blog.caching.parts`: this module
-decides what each change empties). :mod:`blog.reactions` connects them, each with its sender.
-
-Each only schedules the bump for after the commit (once per transaction), so an aborted change
-moves nothing. A note's save first reads how the stored note is listed (one query), to tell an
-edit (its own part) from a move between lists. Saving or deleting the site settings or a
-navigation link also drops the settings' copy at the current version at once
-(:mod:`blog.caching.settings_copy`), and this process's chrome (:mod:`blog.caching.chrome`).
-
-The glossary is one part (``parts.GLOSSARY``): a term saved or deleted moves it and the
-sitemap (which lists each term's page); which notes use a term (``TermUse``) or explain it
-(``Term.explained_in``) moves it alone. A term's change moves no note: the notes it concerns
-are rendered again in the background (:mod:`blog.background.term_rerender`), and their saves
-move their own parts.
+"""The receivers that move the content version after every change a reader could see, with the
+parts each change moves. A note's save first reads how the stored note was listed, to tell an
+edit (its own part) from a move between lists. A term's change moves no note: the background
+renders its notes again, and their saves move their own parts.
 """
 
 from blog.caching import parts, version
@@ -40,7 +29,7 @@ def only_cards(kwargs):
 
 
 def remember_note_listing(sender, instance, raw, using, **kwargs):
-    """Remember how the stored note was listed, to compare after the save (one query)."""
+    """Remember how the stored note was listed, to compare after the save."""
     if instance.pk is not None and not raw and not only_cards(kwargs):
         instance._listed_before = (
             Note._base_manager.using(using).filter(pk=instance.pk).values_list(*LISTED_BY).first()

@@ -1,12 +1,6 @@
-"""What this deploy serves: a fingerprint of the code, templates, translations and static files.
-
-It is part of every cached copy's key and every ETag (:mod:`blog.caching.version`), so with a
-cache that outlives the processes (Redis) a deploy starts with fresh keys, as an edit does, and
-no page of the last release (linking static files this one no longer has) is served.
-
-It is ``BIJI_RELEASE`` when set (a git commit, a package version), else a hash of the files
-under ``blog/``, ``config/`` and ``templates/`` that shape a response and of the static files'
-manifest (their fingerprinted names), computed once per process.
+"""What this deploy serves: ``BIJI_RELEASE``, or a hash of the code, templates, translations and
+static manifest, once per process. It is in every cache key and ETag, so a cache outliving the
+processes (Redis) never serves a page of the last release.
 """
 
 import hashlib

@@ -1,8 +1,5 @@
-"""The site settings as every page reads them: one copy per content state, in the shared cache.
-
-Saving the settings or a navigation link moves the content version after the commit, and
-also drops the copy at once (:func:`forget_site_settings`), so that what the same transaction
-renders afterwards shows the change. With the cache down, the settings come from the database.
+"""The site settings as every page reads them, one copy per content state in the shared cache;
+saving them also drops it at once, for what the same transaction renders next.
 """
 
 from django.db import DEFAULT_DB_ALIAS

@@ -1,15 +1,5 @@
-"""Cache reads and writes that never fail: a cache outage costs speed, not pages.
-
-Every cache access the site makes goes through :func:`get`, :func:`set`, :func:`delete` and
-their batch forms :func:`get_many` and :func:`set_many`.
-When the cache server is unreachable (stopped, restarting, a network fault), they behave as a
-miss (``get`` returns the default, ``set``/``delete`` do nothing), log a warning at most once a
-minute, and skip the cache altogether for :data:`RETRY_AFTER` seconds, so a dead server costs
-one failed attempt per worker every few seconds rather than one per request. The first call
-after that pause tries the server again: the site recovers by itself when the cache is back.
-
-Pair with a short ``socket_connect_timeout``/``socket_timeout`` in ``CACHES`` so that an
-unreachable (rather than stopped) server costs a quarter of a second, not the OS default.
+"""Cache reads and writes that never fail: an unreachable server is a miss, a warning at most once
+a minute and no retry for :data:`RETRY_AFTER` seconds (pair with a short ``socket_timeout``).
 """
 
 import logging
@@ -108,7 +98,7 @@ def set(key, value, timeout=None, *, alias="default"):  # noqa: A001 (the cache 
 
 
 def get_many(keys, *, alias="default"):
-    """``{key: value}`` of the keys found (none when the cache is unreachable): one round trip."""
+    """``{key: value}`` of the keys found, in one round trip."""
     return _call(alias, "get_many", {}, keys)
 
 

@@ -1,27 +1,8 @@
-"""A public page's validators and conditional requests, from the content version.
+"""A public page's validators and conditional requests, from the content state.
 
-**ETag**: weak, a digest of the versions of the parts the page shows
-(:mod:`blog.caching.parts`), the next scheduled publication, the release, the interface
-language and the URL; it names one URL showing those parts at those versions, and is only ever
-sent on a 200. So an ``If-None-Match`` that matches it proves the URL is that page now:
-:func:`answers_before_view` lets the page cache answer it ``304`` before any view runs (one
-query, the state with the parts' versions). An edit elsewhere leaves it as it is.
-
-**Last-Modified** is ``State.last_modified`` in whole seconds, which cannot tell apart two
-states in the same second: a client that saw the first of two edits made in one second and
-revalidated by date alone would get a ``304`` for the second. So the date is tied to the state
-(:func:`last_modified`): once the second of the last change is over (plus :data:`MARGIN` for a
-bump still on its way to the database), no later state can share it, and the page carries
-that second, which ``If-Modified-Since`` is judged against. Until then the page carries the
-second before, which any later state's date is past, and no date answers ``304``: a client
-that holds a date either saw the one state of that second, or is sent the page again.
-
-Every other precondition (``If-Modified-Since`` alone, ``If-None-Match: *``, ``If-Match``,
-``If-Unmodified-Since``) is evaluated on the page itself, cached or fresh
-(:func:`evaluate`): a date or ``*`` says nothing about whether the URL exists, so a 404 stays a
-404. While the view runs, those headers are hidden from it (:func:`hidden_preconditions`):
-Django's ConditionalGetMiddleware would otherwise judge them by a view's own dates (a feed's
-newest entry), which a tag rename or a new site title does not move.
+A matching weak ETag proves the URL is that page now, so it is answered before any view. Other
+preconditions are judged on the page (:func:`evaluate`) and hidden from the view, whose own
+dates (a feed's newest entry) a rename does not move.
 """
 
 import contextlib
@@ -43,8 +24,7 @@ PRECONDITIONS = (
 
 
 def etag_for(state, versions, request, language):
-    """The ETag of the page at ``request``'s URL showing the parts at ``versions``, read at
-    ``state``: what it shows, then where and when it was made (:func:`made_now`)."""
+    """The ETag of ``request``'s URL showing the parts at ``versions``, read at ``state``."""
     shown = " ".join(f"{name}={number}" for name, number in sorted(versions.items()))
     url = request.get_full_path()
     content = _md5(f"{state.schedule_key}|{shown}|{language}|{url}")
@@ -52,12 +32,8 @@ def etag_for(state, versions, request, language):
 
 
 def made_now(request, state, language):
-    """The ``If-None-Match`` ETag of this URL that was made at ``state`` itself, if any.
-
-    Nothing has moved since such an ETag was sent (``State.key`` changes with every change, a
-    deploy and a scheduled publication), so it is still the page's: a ``304`` needs no more
-    than the state's one query. The second half of an ETag names the URL, the language and
-    the state, so none made for another URL, or before a change, passes."""
+    """The ``If-None-Match`` ETag of this URL made at ``state`` itself, if any: nothing has moved
+    since, so a ``304`` needs only the state's query."""
     tail = _made_at(state, language, request.get_full_path())
     for etag in request.META["HTTP_IF_NONE_MATCH"].split(","):
         etag = etag.strip()
@@ -81,7 +57,9 @@ class LastModified:
 
 
 def last_modified(state, now=None) -> LastModified:
-    """The Last-Modified of ``state`` now (module docstring)."""
+    """``state``'s Last-Modified now. Whole seconds cannot tell two edits of one second apart, so
+    until that second and :data:`MARGIN` are over it is the second before, and no date answers
+    ``304``."""
     if state.last_modified is None:
         return LastModified(None, None)
     second = int(state.last_modified.timestamp())
@@ -107,9 +85,8 @@ def _http_date(second):
 
 
 def answers_before_view(request) -> bool:
-    """Whether the request's preconditions can be judged without the page: an
-    ``If-None-Match`` naming ETags (and no ``If-Match``/``If-Unmodified-Since``, judged on the
-    page)."""
+    """Whether the preconditions can be judged without the page: an ``If-None-Match`` naming ETags,
+    and no ``If-Match`` or ``If-Unmodified-Since``."""
     meta = request.META
     none_match = meta.get("HTTP_IF_NONE_MATCH", "").strip()
     return (

@@ -1,22 +1,6 @@
-"""The content state: what every cached copy of what readers see is keyed by.
-
-A counter in the database (one ``ContentVersion`` row) grows by one after every committed
-change a reader could see (receivers in :mod:`blog.caching.receivers`):
-
-* :func:`current` returns a :class:`State` in one query, at most once per request (memoised
-  between ``request_started`` and ``request_finished``; outside a request every call asks).
-* :func:`bump_after_commit` schedules the bump for after the current transaction commits, once
-  per transaction however many objects changed, nothing if it rolls back; :func:`bump` does it
-  now (restores, imports, ``QuerySet.update()`` callers). The parts the changes named
-  (:mod:`blog.caching.parts`) get new versions in the same transaction; a bump that names none
-  moves the site's part, which every page shows.
-* :func:`current_with_parts` reads the state and the versions of some parts in that one query:
-  a kept page is checked with it (:mod:`blog.caching.pages`).
-
-``State.key`` (release, version, next scheduled publication) keys every copy but pages, through
-:func:`blog.caching.keys.versioned_key`; pages use ``State.schedule_key`` and their parts'
-versions. A scheduled note going live changes both keys, so no copy needs a timer.
-``State.last_modified`` is the newest of the last change and the last publication passed.
+"""The content state: a counter in one ``ContentVersion`` row, moved after every committed change
+a reader could see (once per transaction), with new versions for the parts the changes named;
+read once per request in one query (:func:`current`), with a kept page's parts' versions if asked.
 """
 
 import logging
@@ -50,19 +34,15 @@ class State:
 
     @property
     def key(self) -> str:
-        """Text naming this state, for cache keys and ETags: the release, the version, when it
-        moved and the next scheduled publication if any
-        (``"3f9a…-42.62f1c0a3b9d20-1767225600"``). Unlike the bare counter, never the same for
-        two databases sharing a cache (before and after a restore), nor for two deploys
-        (:mod:`blog.caching.release`), and it changes when a scheduled note comes due."""
+        """Text naming this state in cache keys and ETags (release, version, when it moved, next
+        scheduled publication): unlike the counter, never shared by two databases or deploys."""
         changed = int(self.changed_at.timestamp() * 1_000_000) if self.changed_at else 0
         return self._until_next_publication(f"{release.fingerprint()}-{self.version}.{changed:x}")
 
     @property
     def schedule_key(self) -> str:
-        """What every cached page is kept under besides its parts' versions: the release and
-        the next scheduled publication, so a deploy or a note coming due renders every page
-        again (edits move only their parts: :mod:`blog.caching.parts`)."""
+        """What every kept page is keyed by besides its parts' versions, so a deploy or a note
+        coming due renders every page again."""
         return self._until_next_publication(release.fingerprint())
 
     def _until_next_publication(self, key):
@@ -125,8 +105,8 @@ PARTS_SQL = {
 
 
 def current_with_parts(names, using=DEFAULT_DB_ALIAS):
-    """The content state and ``{part: version}`` of ``names`` (0 for a part never changed),
-    read now in one query; the state becomes the request's memo."""
+    """The content state and ``{part: version}`` of ``names`` (0: never changed), in one query; the
+    state becomes the request's memo."""
     state, versions = _read(using, sorted(names))
     memo = getattr(_request, "states", None)
     if memo is not None:
@@ -177,9 +157,8 @@ def _datetime(value):
 
 
 def _ensure_row(using):
-    """The counter's row, and a version of the site's part: every page names that part, so
-    two databases (a restored one, a flushed one) never share the versions of all a page's
-    parts, which would let one serve the other's pages from a shared cache."""
+    """The counter's row, and a version of the site's part (named by every page), so two databases
+    sharing a cache never share all of a page's parts' versions."""
     from blog.models import ContentVersion, PartVersion
 
     try:
@@ -193,9 +172,8 @@ def _ensure_row(using):
 
 
 def ensure_row_after_migrate(using=DEFAULT_DB_ALIAS, **kwargs) -> None:
-    """``post_migrate`` receiver (connected by :mod:`blog.reactions`): the one row is
-    there after every ``migrate`` and ``flush`` (a flush empties every table), so reading the
-    version stays one query."""
+    """``post_migrate`` receiver: the row exists after every ``migrate`` and ``flush``, so reading
+    the version stays one query."""
     from blog.models import ContentVersion, PartVersion
 
     tables = connections[using].introspection.table_names()
@@ -204,9 +182,8 @@ def ensure_row_after_migrate(using=DEFAULT_DB_ALIAS, **kwargs) -> None:
 
 
 def bump(using=DEFAULT_DB_ALIAS, parts=None) -> None:
-    """Move the version now, with new versions for ``parts`` (:mod:`blog.caching.parts`;
-    None: the site's, which every page shows). Inside a transaction, they move when it
-    commits."""
+    """Move the version now, with new versions for ``parts`` (None: the site's part). Inside a
+    transaction, they move when it commits."""
     from blog.models import ContentVersion, PartVersion
 
     names = sorted(parts) if parts is not None else [content_parts.SITE]
@@ -230,9 +207,8 @@ def _new_version():
 
 
 class _ScheduledBump:
-    """The after-commit callback of one transaction: the first call bumps, later calls (the
-    same callback registered by every other change of that transaction) do nothing. It
-    gathers the parts every change of the transaction named."""
+    """One transaction's after-commit callback, gathering the parts its changes named: the first
+    call bumps, later ones do nothing."""
 
     def __init__(self, using):
         self.using = using
@@ -255,14 +231,8 @@ _scheduled = Local()  # per thread/task: {alias: the _ScheduledBump of the open 
 
 
 def bump_after_commit(using=DEFAULT_DB_ALIAS, parts=(content_parts.SITE,)) -> None:
-    """Move the version, and ``parts``, once the current transaction commits (now, outside of
-    one).
-
-    Every changed object registers the transaction's one callback with ``on_commit``, so a
-    savepoint that rolls back takes only its own registrations with it: if any change of the
-    transaction survives, so does a registration, and the version moves once. A transaction
-    that rolls back leaves its callback unrun; the next transaction registers it again.
-    """
+    """Move the version and ``parts`` once the transaction commits: each change registers its one
+    callback, so a savepoint rolled back takes only its own registration."""
     pending = getattr(_scheduled, "bumps", None)
     if pending is None:
         pending = _scheduled.bumps = {}

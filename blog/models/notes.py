@@ -1,4 +1,5 @@
-"""The note: what the author writes, and what is derived from it on save."""
+"""The note: what the author writes, and what is derived from it on save.
+One module though long: the Note model, its queryset and its save steps share one published rule."""
 
 from django.core.exceptions import ValidationError
 from django.db import models

@@ -1,14 +1,5 @@
-"""Where the author writes: notes with the Markdown editor, series, tags, pages, the
-glossary's terms (definitions in the same editor, revisions as notes have), settings.
-
-Importing this package registers every admin, one module per model (:mod:`.notes`,
-:mod:`.series`, :mod:`.tags`, :mod:`.pages`, :mod:`.glossary`, :mod:`.site_settings`, and
-porting's import runs in :mod:`.imports`), and brands the admin with the site's title. The
-notes' admin draws on the rest of the author's desk: revisions and edit conflicts
-(:mod:`blog.authoring.history`, :mod:`blog.authoring.conflicts`), the editor widget and
-friendly validation (:mod:`blog.authoring.forms`), the media library, starting a translation
-(:mod:`blog.authoring.translating`) and a translated pair kept in line
-(:mod:`blog.authoring.translation_diff`).
+"""Where the author writes: importing this package registers every admin, one module per
+model, and brands the admin with the site's title.
 """
 
 import django_tasks_db.admin  # noqa: F401  (registers DBTaskResult now: unregistered below)

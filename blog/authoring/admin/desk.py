@@ -1,10 +1,10 @@
-"""What the admins of the author's texts share: the Markdown editor for every Markdown field,
-web addresses typed without a scheme taken as https, and the desk's stylesheet and script."""
+"""What the admins of the author's texts share: the Markdown editor, web addresses without a
+scheme taken as https, and the desk's stylesheet and script."""
 
 from django.db import models
 from markdownx.models import MarkdownxField
 
-from blog.authoring.forms import MarkdownEditorWidget
+from blog.authoring.markdown_widget import MarkdownEditorWidget
 from blog.text.validators import WEB_ADDRESS_MESSAGE
 
 MARKDOWN_EDITOR = {MarkdownxField: {"widget": MarkdownEditorWidget}}
@@ -15,8 +15,8 @@ HTTPS_URLS = {
 
 
 class AuthorDeskMedia:
-    """On every page of the notes and pages admin (the list too): editor.js clears the
-    browser's autosaved text once the page after a save reports success."""
+    """On every page of the notes and pages admin (the list too): editor.js clears the autosaved
+    text once the page after a save reports success."""
 
     css = {"all": ["css/admin-desk.css"]}
     js = ["js/editor.js"]

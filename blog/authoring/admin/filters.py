@@ -47,8 +47,7 @@ class TagFilter(admin.SimpleListFilter):
 
 
 class TranslationSyncFilter(admin.SimpleListFilter):
-    """Notes behind their translated pair, in line with it, or without one (the queryset
-    carries ``is_behind``: :meth:`.notes.NoteAdmin.get_queryset`)."""
+    """Notes behind their translated pair, in line with it, or without one."""
 
     title = _("translation")
     parameter_name = "sync"
@@ -71,8 +70,7 @@ class TranslationSyncFilter(admin.SimpleListFilter):
 
 
 class TermWarningsFilter(admin.SimpleListFilter):
-    """Translated notes with term warnings or without (the stored count,
-    :mod:`blog.authoring.term_warnings`; a note without a translation is neither)."""
+    """Translated notes with term warnings or without (a note without a translation is neither)."""
 
     title = _("term warnings")
     parameter_name = "terms"
@@ -89,8 +87,8 @@ class TermWarningsFilter(admin.SimpleListFilter):
 
 
 class NeedsOtherNameFilter(admin.SimpleListFilter):
-    """Tags to finish: typed in Chinese with no English name yet. Latin-script names (CUDA,
-    GPU, Python) read the same in both languages and are not listed."""
+    """Tags typed in Chinese with no English name yet (Latin-script names such as CUDA read the same
+    in both languages)."""
 
     title = _("names")
     parameter_name = "names"

@@ -8,9 +8,9 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from blog.authoring.admin.desk import AuthorDeskMedia
-from blog.authoring.forms import MarkdownEditorWidget
 from blog.authoring.glossary_form import TermForm
 from blog.authoring.history import RevisionAdminMixin
+from blog.authoring.markdown_widget import MarkdownEditorWidget
 from blog.authoring.render_ahead import RendersAheadAdminMixin
 from blog.models import Language, Term
 
@@ -36,9 +36,8 @@ class DefinitionEditorWidget(MarkdownEditorWidget):
 
 @admin.register(Term)
 class TermAdmin(RendersAheadAdminMixin, RevisionAdminMixin, admin.ModelAdmin):
-    """The glossary: each term's forms in both languages, its definitions in the notes'
-    editor with a preview, the notes that explain it; revisions as for notes. A form another
-    term has already is refused (:mod:`blog.authoring.glossary_form`)."""
+    """The glossary: each term's forms in both languages, its definitions in the notes' editor, the
+    notes that explain it; revisions as for notes."""
 
     form = TermForm
     Media = AuthorDeskMedia

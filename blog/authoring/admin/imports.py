@@ -1,6 +1,5 @@
-"""The admin's imports, run in the background: porting's pages, the one place the admin
-reaches into another package of its layer. The list and progress pages of import runs
-(read-only) are registered here; the notes' admin mounts the import page itself."""
+"""The admin's import runs (read-only list and progress pages): porting's pages, the one place
+the admin reaches into another package of its layer."""
 
 from django.contrib import admin
 

@@ -1,6 +1,5 @@
-"""The editor's endpoints on the notes admin: the preview's frame and the preview itself,
-the slug a title would get, a note's position in a series. The pages' editor calls them too,
-so anyone who may write a note or a page may."""
+"""The editor's endpoints on the notes admin: the preview, a title's slug, a series position.
+The pages' editor calls them too, so anyone who may write a note or a page may."""
 
 from django.conf import settings
 from django.http import HttpResponse, JsonResponse

@@ -16,8 +16,7 @@ from blog.models.translation_sync import bring_in_line, is_behind, is_original_o
 
 
 class TranslationPairMixin:
-    """For :class:`.notes.NoteAdmin`, which shows the notice (``render_change_form``) and
-    mounts the view (``get_urls``)."""
+    """For :class:`.notes.NoteAdmin`, which shows the notice and mounts the view."""
 
     def _behind_notice(self, request, note):
         """What the notice above the editor shows, when ``note`` is behind the other note."""

@@ -1,8 +1,5 @@
-"""The notes admin: the list, the form beside the live preview, and the note's pages.
-
-Its actions (:mod:`.note_actions`), the editor's endpoints (:mod:`.note_editor`) and a
-translated pair's notice and bringing in line (:mod:`.note_translation`) are mixins of their
-own; the list filters are in :mod:`.filters`.
+"""The notes admin: the list, the form beside the live preview, and the note's pages; its
+actions, editor endpoints and translated pair's notice are mixins of their own.
 """
 
 from django.conf import settings
@@ -49,9 +46,8 @@ from blog.text.site_url import absolute_url
 
 
 def term_warnings_line(note):
-    """Under a translated note's state in its pair, in the list: its term warnings, if it has
-    any (the stored count). In that cell rather than a column of their own, so that the list
-    stays narrow."""
+    """A translated note's term warnings, if any, under its state in the list (in that cell rather
+    than a column of their own, so that the list stays narrow)."""
     if note.other_block_hashes is None or not note.term_warnings:
         return ""
     count = note.term_warnings
@@ -143,9 +139,8 @@ class NoteAdmin(
 
     @admin.display(description=_("language"), ordering="language")
     def language_and_sync(self, note):
-        """The note's language and, in a translated pair, whether it is in line with the
-        other note, and its term warnings: from the queryset's annotations and the note's
-        row, no query per row."""
+        """The note's language, its state in a translated pair and its term warnings, from the
+        queryset's annotations: no query per row."""
         language = note.get_language_display()
         state = self.sync_state(note)
         if state is None:
@@ -157,9 +152,8 @@ class NoteAdmin(
         return format_html("{}{}", cell, term_warnings_line(note))
 
     def sync_state(self, note):
-        """The note's state in its pair ("In line", "Behind its original", "Behind its
-        translation"); None without a translation. The note holding the link is the
-        translation (:func:`blog.models.translation_sync.is_original_of`)."""
+        """The note's state in its pair ("In line", "Behind its original"…), None without a
+        translation."""
         if note.other_block_hashes is None:
             return None
         if not note.is_behind:
@@ -205,8 +199,7 @@ class NoteAdmin(
         return with_delivery_counts(with_behind(super().get_queryset(request)))
 
     def get_fieldsets(self, request, obj=None):
-        """The translation boxes (:class:`.forms.TranslationSyncFields`) under the body, on a
-        note that has a translation."""
+        """The translation boxes under the body, on a note that has a translation."""
         fieldsets = super().get_fieldsets(request, obj)
         if obj is None or obj.pk is None or obj.counterpart is None:
             return fieldsets

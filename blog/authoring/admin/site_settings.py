@@ -15,8 +15,7 @@ class NavigationLinkInline(admin.TabularInline):
 
 @admin.register(SiteSettings)
 class SiteSettingsAdmin(RendersAheadAdminMixin, admin.ModelAdmin):
-    """One row: the list page goes straight to it, and it can be neither added twice nor
-    deleted."""
+    """One row: the list page goes straight to it; it can be neither added nor deleted."""
 
     inlines = [NavigationLinkInline]
     fields = ["title", "tagline_zh", "tagline_en", "author", "description", "footer"]

@@ -1,12 +1,6 @@
-"""The Markdown editor's image upload, for staff only.
-
-editor.js posts images here (settings.MARKDOWNX_UPLOAD_URLS_PATH, rendered by the widget as
-``data-markdownx-upload-urls-path``) instead of to django-markdownx's own view, which is open
-to anyone. The live preview is the admin's own view (NoteAdmin.editor_preview).
-
-Every answer is JSON that editor.js shows: a refused file is 400; an image the server could
-not write (its disk full, a quota, an I/O or permission error) is 507 Insufficient Storage,
-the server's trouble and a passing one (RFC 4918), never a 500 page.
+"""The Markdown editor's image upload, for staff only: django-markdownx's own view is open to
+anyone. Every answer is JSON that editor.js shows: a refused file is 400, an image the server
+could not write (a full disk) 507 Insufficient Storage, never a 500 page.
 """
 
 import re

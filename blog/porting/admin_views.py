@@ -1,18 +1,7 @@
-"""The Markdown import as an admin page, for authors who do not use a shell.
+"""The Markdown import as an admin page: upload a .zip, then **Check** it or **Import** it.
 
-Upload a .zip of a Hugo, Hexo or Jekyll folder (or of a biji export), and **Check** it (a dry
-run: nothing written) or **Import** it. Staff with the permission to add notes only; the
-import may do only what the uploading user may do. The archive is checked at once
-(:func:`blog.porting.archives.check`: a zip, its file count and unpacked size bounded, no
-path outside its folder), stored in the private folder and imported in the background
-(:mod:`blog.porting.tasks`): the page answers at once and redirects to the run's page, which
-shows the progress, refreshing itself, and the report at the end. A finished check's page
-imports the same archive (kept for ``BIJI_CHECKED_ARCHIVE_DAYS``: :mod:`.run_folders`) for
-its uploader, or for someone who sees every run and may import. Past runs are listed in the
-admin (:class:`ImportRunAdmin`, read-only).
-
-A user may have ``BIJI_IMPORTS_PER_USER`` runs (checks included) waiting or running; the
-page refuses another until one has finished, saying so in the user's language.
+The archive is checked at once (:mod:`.archives`), kept in the run's private folder and
+imported by the worker (:mod:`.tasks`); the run's page shows its progress, then its report.
 """
 
 import shutil
@@ -94,8 +83,8 @@ def sees_all_runs(user):
 
 
 def may_import_checked(user, check):
-    """Whether ``user`` may import the archive of ``check`` from its report: its uploader,
-    or someone who sees every run, if they may import."""
+    """Whether ``user`` may import ``check``'s archive: its uploader, or one who sees every
+    run, if they may import."""
     return may_import(user) and (check.user_id == user.pk or sees_all_runs(user))
 
 
@@ -123,16 +112,14 @@ class TooManyImports(Exception):  # noqa: N818 (a refusal, said to the user)
 
 
 def start_import(upload, fmt, dry_run, user):
-    """Store the uploaded archive and its run, and enqueue the import (a check when
-    ``dry_run``); all or nothing. Raises :class:`TooManyImports` when the user has
-    ``BIJI_IMPORTS_PER_USER`` runs pending."""
+    """Store the upload and its run and enqueue the import (a check when ``dry_run``); all or
+    nothing. Raises :class:`TooManyImports` past ``BIJI_IMPORTS_PER_USER`` pending runs."""
     return _start(user, upload.name, fmt, dry_run, lambda run: store_archive(run.pk, upload))
 
 
 def import_checked(check, user):
-    """Enqueue the import, as ``user``, of the archive ``check`` keeps, moved into the new
-    run's folder; all or nothing. Raises :class:`TooManyImports`, and
-    :class:`~.run_folders.ArchiveNotKept` when it is gone (imported already, or expired)."""
+    """Enqueue ``user``'s import of the archive ``check`` keeps; all or nothing. Raises
+    :class:`TooManyImports`, or :class:`~.run_folders.ArchiveNotKept` when it is gone."""
     return _start(
         user, check.archive_name, check.format, False,
         place=lambda run: take_checked_archive(check, run.pk),
@@ -245,8 +232,7 @@ class KindFilter(admin.SimpleListFilter):
 
 
 class ImportRunAdmin(admin.ModelAdmin):
-    """Import runs, read-only: an importer sees their own, a user with the model's view
-    permission (a superuser) everybody's."""
+    """Import runs, read-only: one's own, or everybody's with the model's view permission."""
 
     change_form_template = "admin/blog/import_run.html"
     list_display = ["created_at", "archive_name", "user", "kind", "state_label", "progress"]
@@ -332,8 +318,7 @@ class ImportRunAdmin(admin.ModelAdmin):
         return super().change_view(request, object_id, form_url, {**extra, **(extra_context or {})})
 
     def _checked_archive_context(self, request, run):
-        """What the page of a finished check says of its archive: the button that imports it
-        (to whom may), until when it is kept, or that it is gone."""
+        """A finished check's archive: the button that imports it, until when it is kept."""
         if not is_finished_check(run) or not may_import_checked(request.user, run):
             return {}
         if checked_archive(run) is None:
@@ -344,8 +329,7 @@ class ImportRunAdmin(admin.ModelAdmin):
         }
 
     def import_checked_view(self, request, object_id):
-        """POST: import the archive of the finished check ``object_id`` without uploading it
-        again; then the new run's page."""
+        """POST: import a finished check's archive without uploading it again."""
         if request.method != "POST":
             return HttpResponseNotAllowed(["POST"])
         check = self.get_object(request, unquote(object_id))

@@ -1,12 +1,7 @@
 """Zip archives brought to the import page: checked when uploaded, unpacked by the worker.
 
-:func:`check` reads only the archive's directory, so the upload answers at once: a file that
-is not a zip, more than :data:`MAX_FILES` members, more than :data:`MAX_UNPACKED_BYTES`
-once unpacked (a zip bomb), or a name that would land outside the folder (``../``, an
-absolute path, a backslash: "zip slip") refuses the whole archive. :func:`unpack` checks
-again and unpacks member by member: a member that cannot be written (damaged data, a name
-the file system refuses, a file where a folder is) is reported and skipped, the rest are
-unpacked.
+:func:`check` reads only the archive's directory, so the upload answers at once; :func:`unpack`
+checks again and skips, reporting it, a member that cannot be written.
 """
 
 import zipfile
@@ -62,11 +57,8 @@ def check(archive):
 
 
 def unpack(archive, destination):
-    """Unpack ``archive`` into ``destination``.
-
-    Returns (root, [(member name, why it was not unpacked)]): the reasons name no path, since
-    the report goes to the author and the folder is the server's private one.
-    """
+    """Unpack ``archive`` into ``destination``: (root, [(member, why not unpacked)]), the
+    reasons naming no path (the report goes to the author; the folder is private)."""
     root = Path(destination)
     root.mkdir(mode=0o700, parents=True, exist_ok=True)
     root = root.resolve()

@@ -1,25 +1,8 @@
-"""Who imports: what they may do, checked as the admin checks it, and the record of what they did.
+"""Who imports: what they may do, asked with the admin's permission names, and its log.
 
-The command line (``user`` None) is the operator's tool: everything is allowed and nothing is
-logged under a user. From the admin, an import may create, change or publish only what the
-importing user could in the admin, asked with the permission names the admin uses:
-
-* a new note or page needs ``blog.add_note``/``blog.add_page`` (published or not, as in the
-  add form); changing one that exists (its text, its status: publishing and unpublishing are
-  changes) needs ``blog.change_note``/``blog.change_page``;
-* linking a new note to a translation that existed before the import changes that note's page
-  (it shows the link), so it needs ``blog.change_note``;
-* a new series needs ``blog.add_series`` (the admin's series field offers only existing ones
-  otherwise); the data file's series and tags need ``add_``/``change_`` on them; completing an
-  existing tag's other name needs ``blog.change_tag`` (new tags come with a note, as the admin's
-  tag field creates them);
-* the site settings need ``blog.change_sitesettings`` (``add_`` when there are none yet), the
-  navigation also ``blog.add_navigationlink`` and ``blog.delete_navigationlink`` (its links are
-  replaced, as the settings page's inline does).
-
-What is not allowed raises :class:`NotPermitted`, which the importer reports for its file and
-skips; the rest of the import goes on. Every object created or changed gets an admin log entry
-under the user (:meth:`Authority.log`), beside the revision the importer records.
+The command line (``user`` None) may do everything and logs nothing. From the admin an import
+does only what its user could there (the permissions: docs/moving.md); what is not allowed
+raises :class:`NotPermitted`, and the importer skips that file.
 """
 
 from django.contrib.admin.models import ADDITION, CHANGE, LogEntry
@@ -37,8 +20,7 @@ REFUSED = {
 
 
 class NotPermitted(Exception):
-    """The importing user may not do this; the message says what and which permission,
-    worded when the report is shown."""
+    """The importing user may not do this; the message names what and the permission."""
 
 
 class Authority:

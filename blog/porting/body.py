@@ -1,18 +1,9 @@
 """Markdown bodies from static-site generators: their tags and shortcodes, and file links.
 
-Translated, because their meaning is plain Markdown: Hexo/Jekyll ``{% codeblock %}`` and
-``{% highlight %}`` (→ fenced code), ``{% raw %}`` (its content), Hexo ``{% asset_img %}``
-and Hugo ``{{< figure >}}`` (→ an image), Hugo ``{{< highlight >}}`` (→ fenced code).
-
-Everything else in ``{% %}``, ``{{< >}}`` or ``{{% %}}`` is kept exactly as written, so the
-reader sees it as text, and listed in the report: never silently dropped. Fenced code and
-inline code are left alone (a post about Hugo shows shortcodes as examples).
-
-Bounded: finding them takes time in proportion to the text times its unclosed tags and fences
-(each is looked for its end to the end of the text), so a text whose estimate
-(:func:`_work`) passes :data:`IN_PROCESS_WORK` is read in a child process held to the
-renderer's bounds (:mod:`blog.rendering.budget`); past them it is refused with
-:class:`~blog.rendering.RenderRefused`, whose message says why.
+Tags whose meaning is plain Markdown are translated; every other ``{% %}``, ``{{< >}}`` or
+``{{% %}}`` is kept as written and listed, and code is left alone. Finding them costs the text
+times its unclosed tags, so a text past :data:`IN_PROCESS_WORK` is read in a child process
+held to the renderer's bounds (:mod:`blog.rendering.budget`).
 """
 
 import re
@@ -45,8 +36,7 @@ def _fenced(language, code):
 
 
 def _codeblock_language(args):
-    """Hexo ``codeblock [title] [lang:x]`` or Jekyll ``highlight x``; a lone word is the
-    language."""
+    """Hexo ``codeblock [title] [lang:x]`` or Jekyll ``highlight x``: a lone word is a language."""
     words = _words(args)
     for word in words:
         if word.startswith("lang:"):

@@ -1,28 +1,10 @@
 """A dry run that holds no write lock: on SQLite, it runs in a child process on a copy.
 
-A dry run does all an import does inside one transaction and rolls it back at the end
-(:meth:`.importer.Importer.run`). On SQLite that transaction holds the database's only write
-lock from its first statement to its end, so every author's save would wait for the whole
-run and fail after the busy timeout. So on SQLite, unless a transaction is open already, the
-dry run runs elsewhere (:func:`run_on_copy`):
-
-1. a consistent copy of the database is made with SQLite's backup API (a read: writers go
-   on), in an owner-only folder of the private folder (the run's, for the admin's import);
-2. a child process (``python -m blog.porting.dry_run_child``) does the dry run against it:
-   ``DATABASE_URL`` names the copy and ``REDIS_URL`` is unset, so its cache is its own
-   memory and the tasks it might queue go into the copy; the media folder and the bounds
-   that shape the report are this process's;
-3. its progress comes back on its standard output; its report as JSON, each message worded
-   in every language of the site, so that the report is still worded when shown
-   (:mod:`.wording`) and reads as the same run's would;
-4. the folder goes, whatever happened.
-
-On PostgreSQL the dry run's transaction stays: readers never wait for it (MVCC), and a writer
-waits only for a row the dry run changed (a note it would update, move in a series or link to
-its translation; a tag or series of a name it would add; the site settings from biji's data
-file) until it ends. Rows every save writes (the content version) change after a commit only.
-A dry run inside a transaction already open (a caller's, a test's) runs in it: a copy would
-not see it.
+A dry run is an import in one transaction rolled back at its end; on SQLite that would hold
+the only write lock throughout. So :func:`run_on_copy` copies the database (SQLite's backup
+API: a read) into an owner-only folder, has a child process (:mod:`.dry_run_child`) run the
+import there, and reads back its report with each message worded in every language. On
+PostgreSQL, or inside a transaction already open (a copy would not see it), it keeps its own.
 
 May import: :mod:`.report`.
 """
@@ -66,9 +48,8 @@ def wanted():
 
 
 def run_on_copy(kind, arguments, progress_stream=None, user=None, deadline=None, folder=None):
-    """The report of the dry run of ``kind`` (a name in :data:`.run.IMPORTS`) with
-    ``arguments``, done by a child process on a copy of the database made in a new folder
-    inside ``folder`` (by default ``BIJI_PRIVATE_ROOT/dry-runs``)."""
+    """The report of a dry run of ``kind`` (in :data:`.run.IMPORTS`) with ``arguments``, by a
+    child on a copy made in a new folder in ``folder`` (``BIJI_PRIVATE_ROOT/dry-runs``)."""
     parent = Path(folder or Path(settings.BIJI_PRIVATE_ROOT) / "dry-runs")
     parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     workspace = Path(tempfile.mkdtemp(prefix="dry-run-", dir=parent))  # mode 700

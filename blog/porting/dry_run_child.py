@@ -1,11 +1,8 @@
 """The child process of a dry run on a copy of the database (:mod:`.dry_run`).
 
-``python -m blog.porting.dry_run_child REQUEST.json``, started by :func:`.dry_run.run_on_copy`
-with ``DATABASE_URL`` naming the copy: runs the import the request names as a dry run, as the
-request's user, in its language and within its time left; draws its progress bar on its
-standard output (when the parent's stream is a terminal, or the run's page); writes its
-report where the request says. It ends with its parent (the worker killed, the command
-stopped), not after.
+``python -m blog.porting.dry_run_child REQUEST.json``, ``DATABASE_URL`` naming the copy: the
+request's import as a dry run, as its user, in its language and time left; its progress on
+standard output, its report where the request says. It ends with its parent.
 
 May import: :mod:`.dry_run`, :mod:`.limits`, :mod:`.run` (after ``django.setup()``).
 """

@@ -1,27 +1,9 @@
 """Export: one Markdown file per note and page, biji's data file, and the media beside them.
 
-Deterministic, so that export → import into an empty database → export gives the same
-bytes: notes in slug order, keys in the fields table's order (:mod:`.formats`), empty values
-left out, tags sorted by name, times in ``TIME_ZONE`` to the second with their offset, text
-stripped of surrounding whitespace as import strips it, ``\\n`` line endings.
-
-Layout (per format): notes in ``notes_dir`` (Jekyll: ``_posts/YYYY-MM-DD-slug.md``, a draft
-without a date in ``_drafts/``; Hugo: an English note as ``<slug>.en.md``, a translation named
-like its original), pages in ``pages_dir``, site settings, navigation, series and
-tags (both names and slug) in ``data_file``, and every file a body or cover refers to as
-``/media/<name>`` copied to ``media_dir/<name>``, where the static site serves it at the same
-URL. The glossary is one file beside the data file (:mod:`.glossary_file`), written when there
-are terms. A manifest of the files written (:data:`MANIFEST`) lets the next export into the
-same folder remove the files of notes, pages and media that no longer exist. The generator's
-configuration (:mod:`.site_config`) is written unless the folder has one biji did not write.
-
-A translated pair shares a key: the one it was imported with, else the Chinese note's slug
-(:func:`translation_key`); each of its notes also carries its
-sync state, so that a note behind its translation is behind after the round trip
-(:mod:`.sync_state`). Tags and the series are named in each note's language (``tags``,
-``categories``), their other names beside them for biji (``tags_zh`` in an English note,
-``tags_en`` in a Chinese one; ``series_zh``/``series_en``). How each generator reads the
-languages: :mod:`.formats`.
+Deterministic, so that export → import into an empty database → export gives the same bytes:
+notes in slug order, keys in the fields table's order (:mod:`.formats`), empty values left
+out, times in ``TIME_ZONE`` with their offset. A manifest (:data:`MANIFEST`) lets the next
+export into the folder remove what no longer exists. Layout and keys: docs/moving.md.
 """
 
 import re
@@ -90,10 +72,8 @@ def series_names(note):
 
 
 def tag_names(note):
-    """``tags`` named in the note's language, as each language's file of a multilingual site
-    names them; beside them each tag's name in the other language, for biji: ``tags_zh`` in an
-    English note, ``tags_en`` in a Chinese one. A tag without a name in the note's language
-    is named in the other; a tag with one name only is left out of the other map."""
+    """``tags`` named in the note's language (else the other), and for biji each tag's other
+    name beside them: ``tags_zh`` in an English note, ``tags_en`` in a Chinese one."""
     chinese = note.language == Language.CHINESE
 
     def own(tag):
@@ -110,9 +90,8 @@ def tag_names(note):
 
 
 def permalink(note, fmt):
-    """The address a generator that reads ``permalink`` serves the note at (:mod:`.formats`):
-    its own in biji, or for jekyll-polyglot a pair's one address, which polyglot serves in
-    each language (the Chinese note's; the English one's under ``/en/``)."""
+    """The address a generator that reads ``permalink`` serves the note at: its own in biji,
+    or for jekyll-polyglot a pair's one address (the Chinese note's; ``/en/`` for English)."""
     if fmt.permalinks == "all":
         return address(NOTE, note.slug, note.language)
     if fmt.permalinks == "pair" and (key := translation_key(note)):
@@ -121,8 +100,7 @@ def permalink(note, fmt):
 
 
 def note_fields(note, fmt=HUGO):
-    """The note's value of each field of :mod:`.formats`' table: its text fields stripped,
-    as import strips them; the others as each generator reads them back."""
+    """The note's value of each field of :mod:`.formats`' table, as import will read it back."""
     return {
         **{field.name: getattr(note, field.name).strip() for field in NOTE_TEXT},
         "slug": note.slug,
@@ -156,10 +134,8 @@ def page_fields(page, fmt=HUGO):
 
 
 def front_matter(fields, fmt, body=""):
-    """``fields`` under the format's keys, in its order; empty values left out, but for those
-    whose empty value says something (:data:`SAID_WHEN_EMPTY`). A body holding what the
-    generator's template language reads gets the switch that turns it off, before biji's
-    sync state (written last)."""
+    """``fields`` under the format's keys, in its order, empty ones left out but for
+    :data:`SAID_WHEN_EMPTY`; a body the generator's templates would read gets the switch off."""
     fields = dict(fields)
     if "draft" in fields and fmt.key_for("published"):  # Hexo, Jekyll: published: false
         fields["published"] = not fields.pop("draft")
@@ -250,8 +226,7 @@ def previous_export(root):
 
 
 def _remove_stale(root, stale):
-    """Remove the files in ``stale`` (paths relative to ``root`` from its manifest), and the
-    folders they leave empty; nothing outside ``root`` is touched."""
+    """Remove ``stale`` (paths in ``root`` from its manifest) and the folders they leave empty."""
     removed = []
     resolved_root = root.resolve()
     for rel in stale:
@@ -268,10 +243,8 @@ def _remove_stale(root, stale):
 
 
 def export(destination, fmt=HUGO):
-    """Write everything to ``destination``; return the number of files written by kind, the
-    files of an earlier export removed (``removed``: they hold notes, pages or media that no
-    longer exist) and, without an earlier export's manifest, the Markdown files found there
-    that this export did not write (``left``)."""
+    """Write everything to ``destination``: the files written by kind, ``removed`` (an earlier
+    export's, of what no longer exists) and, with no manifest there, ``left`` (Markdown files)."""
     root = Path(destination)
     before = previous_export(root)
     written = []

@@ -1,10 +1,7 @@
 """A file's front matter → a record's fields, through the fields table of :mod:`.formats`.
 
-``values`` maps each field to the (key, value) the file gave it under, the first of its keys
-in the file. Text and date fields are read by their kind in the table; the others by the
-rules that tie them together: tags named in two languages, the first category as the series
-and the others as tags, the cover's alt text in a PaperMod mapping, an original author only
-beside a source URL, the permalink as an old URL and, without a slug, the slug.
+Text and date fields are read by their kind; the others by the rules that tie them together
+(tags in two languages, the first category as the series, the permalink as an old URL…).
 """
 
 from django.utils.translation import gettext_lazy as _
@@ -35,8 +32,7 @@ LISTS = tuple(f.name for f in FIELDS if f.value in (NAMES, PATHS))
 
 
 def fill(record, values, generator="", folder_categories=()):
-    """Set ``record``'s fields from ``values``; :class:`.values.RecordError` with the line of
-    the first value that cannot be read."""
+    """Set ``record``'s fields from ``values``; :class:`.values.RecordError` at its line."""
 
     def get(name, default=None):
         return values[name][1] if name in values else default

@@ -1,40 +1,10 @@
 """One table of front-matter fields: the key each generator uses, and where files go.
 
-Each row of :data:`FIELDS` is one field of a note or page: the key Hugo, Hexo and Jekyll each
-write it under, the further keys each reads it from, and how its value is read and written
-(:data:`TEXT`, :data:`DATE`…). Each generator's :class:`Format` is derived from it: import reads
-a key through the table of the format it is told (``auto``: all three, which never disagree on
-a key); export writes each field under the key its generator writes, in the table's order. So
-what export writes, import reads back, and the files' layout is fixed: that is half of the
-byte-identical round trip (the other half is :mod:`.frontmatter`). A field's keys in every
-generator are one row, and a text field is read from a file and written to one by its kind.
-
-Fields (see :class:`.records.NoteRecord`), beyond the obvious ones:
-
-* ``draft`` is true for a draft; ``published`` is its inverse (Hexo, Jekyll);
-* ``kind`` is ``page`` for a page (Hugo ``type``, Hexo and Jekyll ``layout``);
-* ``series`` takes the first of the categories (further ones become tags), named in the note's
-  language; ``series_zh``/``series_en`` (biji's) give its name in the other language;
-* ``tags`` and ``categories`` written as text: Jekyll splits them at spaces
-  (``tags: cuda scheduling`` is two tags), Hexo takes the text as one name, Hugo and folders of
-  unknown origin split at commas (:func:`.values.names`);
-* ``permalink`` is the old URL (its last segment is the slug when none is given), unless it is
-  the note's own address in biji or the address a translated pair shares (what export writes);
-  ``old_paths`` are further old URLs (Hugo ``aliases``, Jekyll ``redirect_from``);
-* ``author`` is an article's original author only beside a source URL: on most blogs it is
-  the blog's own author;
-* ``tags`` are named in the note's language; ``tags_zh`` (an English note's) and ``tags_en``
-  (a Chinese note's) give each tag's name in the other language.
-
-How each generator tells languages apart (export writes them so; :mod:`.site_config`
-writes the site configuration that declares both languages): Hugo by the file name's language
-suffix (``warp.en.md``, the default language zh-hans without one; a pair's files share a
-name), Jekyll by ``lang`` as jekyll-polyglot reads it (a pair shares its ``permalink``), Hexo
-by ``lang`` as its i18n reads it (each note states its address in ``permalink``).
-
-Keys that only biji has use the model's names (``source_url``, ``series_position``,
-``cover``, ``tags_zh``…), the same in every format; ``translation_synced``, a translated
-note's sync state (:mod:`.sync_state`), is written last. Other generators ignore them.
+Each row of :data:`FIELDS` is a field of a note or page: the key Hugo, Hexo and Jekyll each
+write it under, the further keys each reads, and its kind (:data:`TEXT`, :data:`DATE`…); each
+generator's :class:`Format` is derived from it, so what export writes, import reads back (the
+round trip's other half is :mod:`.frontmatter`). Keys only biji has use the model's names. The
+keys, and how each generator tells languages apart: docs/moving.md.
 """
 
 from dataclasses import dataclass
@@ -58,9 +28,8 @@ HASHES = "hashes"  # a translation's sync state (:mod:`.sync_state`)
 
 @dataclass(frozen=True)
 class Field:
-    """One field and its keys: ``keys`` for every generator, unless ``hugo``, ``hexo`` or
-    ``jekyll`` says otherwise. Keys are the key written, or a tuple of that key ("" when the
-    generator never writes the field) and the keys only read."""
+    """One field and its keys: ``keys`` unless ``hugo``, ``hexo`` or ``jekyll`` says otherwise;
+    a key is the one written, or (the key written or "", the keys only read)."""
 
     name: str
     value: str

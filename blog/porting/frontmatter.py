@@ -1,13 +1,8 @@
 """Front matter: read YAML (``---``) or TOML (``+++``) blocks, write YAML deterministically.
 
-Reading keeps the line of every top-level key, so a bad value is reported at its line, and is
-bounded (:mod:`.limits`): front matter that expands, through YAML aliases, to more than
-:data:`.limits.MAX_FRONT_MATTER_VALUES` values, or that nests deeper than Python's parsers
-recurse, is refused with a message instead of being built.
-Writing is what makes the round trip byte-identical: keys in the order the caller gives,
-lists of plain values on one line, multi-line text as ``|`` blocks, times as RFC 3339 with
-their offset (``2025-08-17T21:40:00+08:00``, which Hugo, Hexo and Jekyll all read), Unicode
-written as itself, ``\\n`` line endings and no line folding.
+Reading keeps each top-level key's line for the report and is bounded (:mod:`.limits`).
+Writing makes the round trip byte-identical: keys in the caller's order, plain lists on one
+line, ``|`` blocks, RFC 3339 times with their offset, ``\\n`` line endings, no folding.
 """
 
 import re
@@ -26,8 +21,7 @@ KEY_LINE = re.compile(r"^([A-Za-z_][\w-]*)\s*[:=]")
 
 
 class FrontMatterError(ValueError):
-    """The file's front matter cannot be read; ``line`` is the file's line number. The
-    message is worded when the report is shown (:mod:`.wording`)."""
+    """The front matter cannot be read; ``line`` is the file's line; worded when shown."""
 
     def __init__(self, message, line=None):
         super().__init__(message)
@@ -50,8 +44,7 @@ def normalise_newlines(text):
 
 
 def split(text, max_values=MAX_FRONT_MATTER_VALUES):
-    """Split ``text`` into a :class:`Document`; a file without front matter is all body.
-    Front matter standing for more than ``max_values`` values is refused."""
+    """``text`` as a :class:`Document` (no front matter: all body); over ``max_values`` refused."""
     text = normalise_newlines(text).removeprefix("\ufeff")
     lines = text.split("\n")
     fence = lines[0].rstrip()
@@ -91,11 +84,7 @@ def _parse_yaml(source, max_values):
 
 
 def _load_yaml(source, max_values):
-    """``yaml.safe_load``, with the expanded size checked between parsing and building.
-
-    Parsing gives a graph of nodes where an alias is the anchored node itself, so its cost is
-    counted once per use without building anything (:func:`_expanded_size`).
-    """
+    """``yaml.safe_load``, its expanded size checked on the node graph before anything is built."""
     loader = yaml.SafeLoader(source)
     try:
         node = loader.get_single_node()
@@ -155,9 +144,8 @@ def _too_many_values(max_values):
 
 
 def _expanded_size(root, children, limit):
-    """How many values ``root`` stands for with every alias expanded, counted without
-    expanding: each distinct node is visited once (iteratively: no recursion to exhaust).
-    Stops early past the limit; a node containing itself (``&a [*a]``) is endless."""
+    """How many values ``root`` stands for with its aliases expanded, counted without expanding
+    (each node once, iteratively), stopping past ``limit``; a node holding itself is endless."""
     sizes, open_nodes = {}, set()
     stack = [(root, False)]
     while stack:

@@ -1,28 +1,8 @@
-"""The glossary as one file of an export, and read back by the Markdown import.
+"""The glossary as one YAML file of an export, beside the data file, and read back.
 
-The file is YAML beside biji's data file (``data/glossary.yaml`` in Hugo's layout,
-``source/_data/glossary.yaml`` in Hexo's, ``_data/glossary.yaml`` in Jekyll's: where each
-generator reads site data, so a theme may show the glossary too)::
-
-    terms:
-    - slug: warp
-      english: warp
-      chinese: 线程束
-      english_variants: [warps]
-      keep_in_english: true
-      definition_en: The group of 32 consecutive threads …
-      definition_zh: GPU 上一起取指、一起发射的 32 个连续线程 …
-      explained_in: [cuda-warp-scheduling, cuda-warp-scheduling-en]
-
-Deterministic, for the byte-identical round trip: terms in slug order, keys in
-:data:`KEYS`' order, empty values left out, variants as the lists the model reads from its
-text (:func:`blog.models.glossary.split_variants`), definitions with ``\\n`` line endings and
-no surrounding whitespace, written through :func:`.frontmatter.dump_yaml`; the notes that
-explain a term by slug, sorted. No file when the glossary is empty.
-
-Reading never touches the database: each entry becomes a :class:`.records.TermRecord`, or a
-problem at its line (not a mapping, no slug, no name, a value of the wrong kind, a slug given
-twice); unknown keys are warned about and ignored. :mod:`.glossary_import` stores the records.
+Written deterministically for the round trip (terms by slug, keys in :data:`KEYS`' order, empty
+values left out) and only when there are terms. Reading never touches the database: each
+entry becomes a :class:`.records.TermRecord` or a problem at its line. Format: docs/moving.md.
 """
 
 from pathlib import Path, PurePosixPath

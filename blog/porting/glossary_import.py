@@ -1,24 +1,8 @@
 """Glossary terms from biji's glossary file (:mod:`.glossary_file`) → the database.
 
-In two steps around the notes, so that an import of a whole export reads as the blog did:
-
-1. :meth:`GlossaryImport.store`, before the notes: each term created or updated by slug, so
-   the notes imported next are rendered with the glossary's terms marked;
-2. :meth:`GlossaryImport.link`, after the notes: the notes that explain each term, by slug,
-   so notes imported in the same run are found. A slug no note has is reported (a warning)
-   and the term is linked to the others.
-
-Each step is one transaction for the file (one re-render of the notes a glossary change
-concerns: :mod:`blog.background.term_rerender`), each term in a savepoint of its own: a term
-that fails (invalid, or not permitted) is reported at its line and skipped, the others are
-stored. Idempotent: a term that would not change is left untouched and reported
-"unchanged"; values are compared as the file writes them (variants as lists, definitions
-without surrounding whitespace), so importing an export into the database it came from
-changes nothing.
-
-Permissions as in the admin (:mod:`.authority`): a new term needs ``blog.add_term``, a change
-of one that exists (its notes included) ``blog.change_term``. Each term created or changed
-gets a revision and an admin log entry under the importing user.
+:meth:`GlossaryImport.store` runs before the notes, so they are rendered with the terms marked;
+:meth:`GlossaryImport.link` after them, so that notes of the same run are found. Each is one
+transaction for the file, each term in a savepoint; a term that would not change is untouched.
 """
 
 from dataclasses import dataclass
@@ -51,8 +35,7 @@ class _Stored:
 
 
 def differs(term, record):
-    """Whether storing ``record`` would change ``term``, its values read as the file writes
-    them (variants as lists, definitions without surrounding whitespace)."""
+    """Whether storing ``record`` would change ``term``, compared as the file writes values."""
     stored = {field: getattr(term, field) for field in TEXT_FIELDS}
     stored.update({field: text(stored[field]) for field in ("definition_en", "definition_zh")})
     stored.update({field: split_variants(getattr(term, field)) for field in VARIANT_FIELDS})

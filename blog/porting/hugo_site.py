@@ -1,20 +1,8 @@
 """A Hugo site's languages, as its configuration gives them: which language a file is in, and
-which files are translations of each other.
+which files are translations of each other, by Hugo's documented rules (docs/moving.md).
 
-Hugo's documented rules (gohugo.io, *Multilingual mode*, *Translate content*):
-
-* the site configuration is ``hugo.toml|yaml|yml|json`` (or the older ``config.*``) at the
-  site's root, or the same names under ``config/_default/``, with the languages possibly in a
-  file of their own there (``languages.toml``); keys are case-insensitive;
-* a file's language is its file-name suffix (``post.en.md``), else the language whose
-  ``contentDir`` holds it (``content/en/…``), else ``defaultContentLanguage``;
-* files are translations of each other when they share a ``translationKey``, else when they
-  have the same path below their language's content folder once the language suffix is
-  removed (``posts/warp.md`` and ``posts/warp.en.md``; a page bundle by its folder).
-
-One departure, said in docs/moving.md: Hugo takes English when ``defaultContentLanguage`` is not
-set; biji then guesses from the text, as for a folder with no configuration, because a Chinese
-blog that never set it means Chinese.
+One departure: without ``defaultContentLanguage`` biji guesses from the text (Hugo takes
+English), because a Chinese blog that never set it is Chinese.
 """
 
 import json
@@ -37,8 +25,7 @@ class HugoSite:
     found: bool = False  # a configuration file was read
 
     def language_of(self, rel):
-        """The configured language code of the file at ``rel`` (relative to the site's root)
-        from its content folder, else the default language; "" when neither says."""
+        """The language of the file at ``rel``: its content folder's, else the default, else ""."""
         parts = PurePosixPath(rel).parts
         for code, folder in self.content_dirs.items():
             folder_parts = PurePosixPath(folder).parts

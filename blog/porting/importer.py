@@ -1,33 +1,9 @@
 """Records → the database: one transaction per file, idempotent, reported.
 
-* A file is stored whole or not at all: its note, tags, series, translation link, old paths
-  and images commit together; a failure rolls the file back (and deletes the images it had
-  stored) and the import goes on with the next file.
-* Its transaction holds only the writes: the slow part (its images read, checked and written,
-  its text rendered: :mod:`.ahead`) is done before it opens. A text the renderer refuses is
-  reported with the reason and the file skipped.
-* Between files the import's :class:`.limits.Deadline` is checked: once it has passed, the
-  files not reached are reported as not imported, to be imported in another run.
-* Idempotent: a record updates the note with its slug, else the note one of its old paths
-  belongs to (:class:`.models.LegacyPath`, the stored source key); a record that would change
-  nothing leaves the note untouched ("unchanged"), ``updated_at`` included.
-* ``updated_at`` comes from the file (``lastmod``/``updated``), else the publication date:
-  an import is not an edit, so notes are not "updated today".
-* A dry run does all of it inside a transaction that is rolled back, and writes no file; on
-  SQLite :mod:`.run` has it done on a copy of the database (:mod:`.dry_run`).
-* Each created or updated note and page gets a revision (:func:`record_revision`), with
-  the file it came from as the comment, and every object created or changed an admin log
-  entry; both under the importing user.
-* Who imports decides what may be done (:mod:`.authority`): an admin user's import creates,
-  changes or publishes only what that user could in the admin; a file asking for more is
-  reported and skipped. The command line is the operator's and may do everything.
-* A file failing in any way is reported and skipped: an error nobody foresaw is logged with its
-  traceback, and the import goes on with the next file.
-* biji's glossary file is stored around the notes (:mod:`.glossary_import`): its terms
-  before them, the notes that explain each term after them.
-
-Its steps for a note's translation, series and old URLs are in :mod:`.translation_pairing`,
-:mod:`.series_placement` and :mod:`.old_paths`.
+A file is stored whole or not at all (note, tags, series, pair, old paths, images); whatever
+fails is reported and the file skipped. The transaction holds only the writes (:mod:`.ahead`
+comes before). A record updates the note with its slug or one of its old paths, and leaves it
+untouched if nothing changes; ``updated_at`` comes from the file: an import is not an edit.
 """
 
 import logging
@@ -66,11 +42,8 @@ NOTE_FIELDS = (
 
 
 def record_revision(obj, comment, user=None):
-    """Record a revision of ``obj`` (a note or page) made by an import.
-
-    After its tags are set, as the admin does (:func:`blog.authoring.history.recording`); inside the
-    file's transaction, so a file rolled back (or a dry run) leaves no revision either.
-    """
+    """Record an import's revision of ``obj`` (a note or page), after its tags are set as the
+    admin does; inside the file's transaction, so a rollback (or a dry run) leaves none."""
     revisions.register_models()
     with revisions.recording(user=user, comment=comment, manual=True):
         reversion.add_to_revision(obj)
@@ -145,8 +118,7 @@ class Importer(TranslationPairing, SeriesPlacement, OldPaths):
         self.warn_of_one_titled_series()
 
     def _guarded(self, source, store, work, ahead=lambda: None):
-        """``ahead()`` outside any transaction (the slow part), then ``work(what it gave)``
-        in a transaction of its own."""
+        """``ahead()`` (the slow part) outside any transaction, then ``work(what it gave)``."""
         try:
             prepared = ahead()
             with transaction.atomic():
@@ -179,8 +151,7 @@ class Importer(TranslationPairing, SeriesPlacement, OldPaths):
 
     # --- notes and pages -----------------------------------------------------------------
     def prepare(self, record, store):
-        """The slow part of storing ``record``, done before its transaction opens: its images
-        stored, its text rendered as its save will render it (:mod:`.ahead`)."""
+        """Before its transaction: ``record``'s images stored, its text rendered (:mod:`.ahead`)."""
         model = Page if record.kind == PAGE else Note
         stored, slug = self.find(model, record)
         if stored is None:  # before any work: the report says so, not a stored image
@@ -270,9 +241,8 @@ class Importer(TranslationPairing, SeriesPlacement, OldPaths):
         return note
 
     def body(self, record, store):
-        """The body with its links pointing at stored files; one over the limit of a Markdown
-        file (a WordPress post, once its inline images are stored) is refused: rendering it
-        would hold the worker too long."""
+        """The body with its links pointing at stored files; refused over the Markdown file limit
+        (a WordPress post with its images stored): rendering it would hold the worker."""
         body = store.rewrite(record.body, record.base_dir, record.file_stem, record.source,
                              record.body_line)  # fmt: skip
         size = len(body.encode())

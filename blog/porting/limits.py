@@ -2,21 +2,6 @@
 
 Each is stated in docs/moving.md and reported for the file that meets it; that file is
 skipped and the others are imported.
-
-* :data:`MAX_MARKDOWN_BYTES`: a Markdown file larger than this is not read (a 20 MB file,
-  rendered, would hold the worker for minutes; a long book chapter is ~200 KB).
-* :data:`MAX_FRONT_MATTER_VALUES`: the values of a file's front matter once YAML aliases are
-  expanded. ``&a [x, x, …]`` and ``*a`` repeated nest lists in lists: 304 bytes can expand to
-  100,000 tags (the "billion laughs"). The expanded size is counted on the parsed document
-  before anything is built from it, so the refusal costs milliseconds.
-  biji's data file (every tag and series of a blog, :mod:`.export`) may hold
-  :data:`MAX_DATA_FILE_VALUES`.
-* :data:`MAX_TAGS`: tags per note.
-* :data:`MAX_FILES`: Markdown files in one import; further files are reported, not read
-  (import them in a second run: importing is idempotent).
-* :class:`Deadline`: the time one import may take (the admin's: ``BIJI_IMPORT_SECONDS``; the
-  command line has none), checked between files; the files not reached by then are reported
-  as not imported (import them in another run).
 """
 
 from time import monotonic

@@ -1,34 +1,9 @@
 """Markdown folders from Hugo, Hexo and Jekyll → :class:`.records.NoteRecord`.
 
-Which files are notes, and what is read from where beyond the front matter (read through the
-fields table of :mod:`.formats` by :mod:`.fields`, each value by :mod:`.values`):
-
-* the slug: front matter ``slug``, else the old permalink's last segment, else the file name
-  (Jekyll's ``YYYY-MM-DD-`` prefix, a language suffix such as ``.en`` and, for a Hugo page
-  bundle's ``index.md``, the folder name instead), made ASCII (Chinese → pinyin);
-* the date: front matter, else Jekyll's file name; a time without offset is in ``TIME_ZONE``;
-* which generator wrote the file (:func:`generator_of`), when the import is not told: Hexo's
-  ``source/``, Jekyll's ``_posts``/``_drafts``, Hugo's ``content/`` or configuration; its own
-  rules then apply to names given as text (:func:`.values.names`) and, for Jekyll, the folders
-  above ``_posts`` are categories (``gpu/_posts/…``: the series ``gpu`` unless the front matter
-  names one first);
-* the language: front matter, else a ``.zh``/``.en`` file-name suffix, else (Hugo) the
-  language whose ``contentDir`` holds the file or ``defaultContentLanguage``
-  (:mod:`.hugo_site`), else the title's (and body's) script;
-* translations: a shared ``translationKey``; in a Hugo site also, as Hugo pairs them, files
-  with the same path below their content folder once the language suffix is removed;
-* tags: ``tags``, with biji's ``tags_zh`` (each tag's Chinese name, in an English note) or
-  ``tags_en`` (each tag's English name, in a Chinese note whose ``tags`` are Chinese);
-* old URLs: ``permalink`` and the aliases, but for the note's own address in biji (in either
-  language) and the address its translated pair shares (:func:`own_addresses`);
-* drafts: ``draft: true``, ``published: false``, or a file under ``_drafts/``;
-* pages: ``type``/``layout: page``, or a file under a ``pages``/``_pages`` folder;
-* the summary: front matter, else the text above Hexo's ``<!-- more -->``;
-* a translated note's sync state: biji's ``translation_synced`` (:mod:`.sync_state`); a value
-  that is not block hashes is ignored with a warning, and the file is imported.
-
-Files without front matter (READMEs), Hugo's ``_index.md`` section files and biji's data
-file are not notes; the data file (:mod:`.export`) is read as :class:`.records.SiteData`.
+Which files are notes, which generator wrote each (:func:`generator_of`), and what comes from
+beyond the front matter (:mod:`.fields`): the slug, date and language from the file name, a
+Hugo site's configuration (:mod:`.hugo_site`) or the text, Jekyll's categories from folders.
+The rules: docs/moving.md.
 """
 
 import re
@@ -86,8 +61,7 @@ def site_root_of(path):
 
 
 class SiteLayout:
-    """What a site's folder says about its files: the generator of each, and for Hugo its
-    languages (read once per imported folder)."""
+    """What a site's folder says of its files: each one's generator, and Hugo's languages."""
 
     def __init__(self, root, fmt_name="auto"):
         self.root = Path(root)
@@ -128,10 +102,8 @@ def read_site_data(path, root):
 
 
 def read_file(path, root, fmt_name="auto", kept=None, layout=None):
-    """One Markdown file → a :class:`NoteRecord`; :class:`RecordError` or
-    :class:`.frontmatter.FrontMatterError` if it cannot be one; None if it is not a note.
-
-    ``layout``: the folder's :class:`SiteLayout`, shared by its files (read when not given)."""
+    """One Markdown file → a :class:`NoteRecord`, None if it is not a note; :class:`RecordError`
+    or :class:`.frontmatter.FrontMatterError` if it cannot be one. ``layout``: the folder's."""
     layout = layout or SiteLayout(root, fmt_name)
     rel = path.relative_to(root)
     generator = layout.generator_of(rel.as_posix())
@@ -192,9 +164,8 @@ def read_file(path, root, fmt_name="auto", kept=None, layout=None):
 
 
 def own_addresses(record):
-    """Where biji serves the record's note or page, in either language, and the address its
-    translated pair shares (``/notes/<translation key>/``: jekyll-polyglot links a pair by
-    one permalink, which biji's Jekyll export writes): a permalink there needs no redirect."""
+    """Where biji serves the record's note or page in either language, and the one address
+    its pair shares (jekyll-polyglot's, which export writes): no redirect is needed there."""
     slugs = [record.slug]
     if record.kind == NOTE and re.fullmatch(r"[-a-zA-Z0-9_]+", record.translation_key):
         slugs.append(record.translation_key)

@@ -1,37 +1,10 @@
 """Files a note refers to: found in the imported folder, verified, stored, links rewritten.
 
-Rules, in order, for a link target in a body (``![](…)``, ``[](…)``, ``<img src>``) or a cover:
-
-1. ``http(s)://`` and ``//`` URLs are left as they are; images among them are listed in the
-   report (the author may want copies).
-2. ``/media/<name>`` whose file is in the folder's media directory (what :mod:`.export`
-   writes): restored **at the same name** when it passes the editor's verification
-   (:func:`blog.images.uploads.store_image`, whose re-encoded copy is then deleted) and its
-   extension is the detected format's. The bytes
-   are kept as they are, not re-encoded: biji wrote them (re-encoding a JPEG again would
-   change it, and the round trip must give the same files); served with the extension's
-   type and ``nosniff``, appended bytes are never run. If another file already has that
-   name, the image is stored under a new name instead and the link follows.
-3. Any other path, relative to the note's file (a Hugo page bundle, a Hexo asset folder
-   named like the post) or site-absolute (``/images/x.png`` in ``static/``, ``source/`` or the
-   folder itself), goes through :func:`blog.images.uploads.store_image` like an editor upload:
-   verified, re-encoded, random name. A file that is not an image is reported and its link
-   kept.
-4. An image inline in the text (``data:image/png;base64,…``, as WordPress editors paste
-   them) is decoded and stored the same way, and the link points at the stored file. One
-   that is refused (not an image, over ``BIJI_UPLOAD_MAX_BYTES``) is reported by its type and
-   size, never its bytes, and removed: the sanitizer would drop a ``data:`` URL anyway, and
-   megabytes of base64 do not belong in a note's Markdown.
-
-Nothing outside the imported folder is ever read (``../../etc/passwd`` is refused, and so is a
-media name that is not a plain relative path, such as ``/media//etc/x.png``). The same bytes
-are stored once (:class:`.models.ImportedMedia`), so a second import rewrites links to the
-same names and the note comes out unchanged.
-
-The slow part (reading, verifying and re-encoding, writing the files) runs before the file's
-transaction opens; what the database learns of the files (their sizes, the variants to make,
-the bytes already stored) waits in :attr:`MediaStore.pending` until :meth:`MediaStore.record`
-writes it inside that transaction.
+Remote URLs stay links. An export's ``/media/<name>`` that passes the editor's check is
+restored at that name with its bytes as they are (re-encoding would break the round trip;
+served with ``nosniff``); any other local file or ``data:`` image is stored like an upload.
+Nothing outside the folder is read; the same bytes are stored once. Files are written before
+the file's transaction; :meth:`MediaStore.record` registers them inside it.
 """
 
 import base64
@@ -113,9 +86,8 @@ class _Pending:
 
 
 class MediaStore:
-    """Stores the files of one import; ``created`` lists names written for the current file,
-    so that a file whose transaction fails can take its images with it, and ``pending`` what
-    the database is to learn of them (:meth:`record`)."""
+    """Stores one import's files: ``created`` the names written for the current file (deleted
+    if its transaction fails), ``pending`` what the database is to learn of them."""
 
     def __init__(self, site_root, report, dry_run=False):
         self.root = Path(site_root).resolve()
@@ -187,12 +159,8 @@ class MediaStore:
         return self._store_new(path, source, line)
 
     def _verified(self, path, source, line):
-        """(bytes, extension of the detected format, (width, height)), or (None, None, None)
-        when refused.
-
-        The editor's own check decides: :func:`store_image` verifies and stores a re-encoded
-        copy (not registered as an image of biji's), which is deleted again here.
-        """
+        """(bytes, detected extension, (width, height)), or (None, None, None) when refused:
+        the editor's check decides, its re-encoded copy deleted again here."""
         data = path.read_bytes()
         stored = self._store_image(data, path.name, source, line, register=False)
         if stored is None:
@@ -316,8 +284,7 @@ class MediaStore:
         self.pending = _Pending()
 
     def discard_created(self):
-        """Delete the files stored for a file that was not stored (its transaction rolled
-        back, or never opened)."""
+        """Delete the files stored for a file that was not stored."""
         for name in self.created:
             default_storage.delete(name)
         self.created = []

@@ -1,8 +1,6 @@
 """An imported note's or page's old URLs, kept as redirects unless they would hide content.
 
-Old paths come from the file and, with a permalink pattern, from the note's date and name
-(``/:year/:month/:title/``); a path that is the address of a note or page is not kept, since
-a redirect there would hide it (:func:`blog.models.imported.content_at`).
+Old paths come from the file and, with a permalink pattern, from the note's date and name.
 """
 
 import re
@@ -19,8 +17,7 @@ JEKYLL_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}-")
 
 
 class OldPaths:
-    """The importer's old-path steps (:class:`.importer.Importer`); they use its ``report`` and
-    ``permalink_pattern``."""
+    """The importer's old-path steps; they use its ``report`` and ``permalink_pattern``."""
 
     def old_paths(self, record):
         paths = list(record.old_paths)

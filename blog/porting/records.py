@@ -1,10 +1,5 @@
-"""What every importer produces and the importer stores: a note or page, format-free (and
-biji's own site data and glossary).
-
-Markdown files (:mod:`.markdown_import`) and WordPress items (:mod:`.wordpress`) become
-:class:`NoteRecord`; :mod:`.importer` writes them. Keeping the formats on one side and the
-database on the other is what lets one report, one transaction rule and one idempotence rule
-serve every format.
+"""What every importer produces and the importer stores: format-free notes and pages (and
+biji's site data and glossary), so one report, transaction and idempotence rule serve all.
 """
 
 from dataclasses import dataclass, field
@@ -85,8 +80,7 @@ class TermRecord:
 
 @dataclass
 class GlossaryData:
-    """biji's glossary file: its terms, and what was wrong with the entries it could not read
-    (level, message, line)."""
+    """biji's glossary file: its terms, and (level, message, line) for each unreadable entry."""
 
     source: str
     terms: list = field(default_factory=list)

@@ -1,17 +1,8 @@
 """What an import did and what it could not do, for the command line and the admin page alike.
 
-Every problem names its file and, where known, its line: an author fixing a folder of 300
-posts needs ``posts/2019-rust.md:4``, not "a date was invalid". Nothing is dropped silently:
-shortcodes kept as text and remote images left as links are listed too. A value quoted from a
-file (a URL, a shortcode, a name) is cut to :data:`LONGEST_VALUE` characters, and a line to
-:data:`LONGEST_LINE`: an inline image of 8 MB must not become an 8 MB report.
-
-The report's words (created, error, the counts, and the problems' and outcomes' own
-messages, kept unworded until then: :mod:`.wording`) are chosen when its lines are written
-(:meth:`Report.lines`): in the language asked for (the admin's run: the language of the
-admin who uploaded the archive), else as written here, in English, for the command line and
-the scripts that read its output. Under each file the admin's report also says how its front
-matter was read (:mod:`.report_keys`).
+Every problem names its file and, where known, its line; nothing is dropped silently. Quoted
+values are cut (:data:`LONGEST_VALUE`, :data:`LONGEST_LINE`): an 8 MB inline image must not
+become an 8 MB report. Words are chosen when the lines are written (:mod:`.wording`).
 """
 
 import sys
@@ -93,8 +84,7 @@ class Report:
         return [p for p in self.problems if p.level == ERROR]
 
     def lines(self, language=None):
-        """The report as text lines, in the order things happened per kind; in ``language``
-        (a language code) if given, else in English."""
+        """The report as text lines, in order per kind, in ``language`` if given, else English."""
         with translation.override(language):
             return [shorten(line, LONGEST_LINE) for line in self._lines()]
 
@@ -136,8 +126,7 @@ class Report:
 
 
 def action_text(action, dry_run=False):
-    """What happened to a file ("created"), or in a dry run what would have ("would be
-    created"), in the active language."""
+    """A file's outcome ("created"; a dry run's "would be created") in the active language."""
     if dry_run:
         return {
             CREATED: pgettext("import report", "would be created"),

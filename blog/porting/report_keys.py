@@ -1,15 +1,8 @@
 """How each front-matter key of an imported file was read, for the admin's import report.
 
-An author whose notes came out in the wrong language or without their tags needs to see,
-per file, what biji made of each key: ``tags: 2 tags (a list): GPU, CUDA (from “tags”)``,
-``published at: 2025-03-01 09:00+08:00, no time zone given: read in Asia/Singapore (from
-“date”)``, ``“weight2”: not read (not a key biji reads)``, and what came from elsewhere
-(a date from a Jekyll file name, a language guessed from the text).
-
-The files are read again after the import, through the same tables (:mod:`.formats`) and
-value readers (:mod:`.markdown_import`) the import used; only files the import could read
-(created, updated or unchanged) are explained, each once. Each line is worded when the report
-is (:meth:`.report.Report.lines`), in the language asked for.
+Per file, what biji made of each key and what came from elsewhere (a date from a file name, a
+guessed language), read again after the import through the same table (:mod:`.formats`) and
+value readers (:mod:`.values`); each line is worded when the report is.
 """
 
 import logging
@@ -57,11 +50,7 @@ logger = logging.getLogger(__name__)
 @dataclass(frozen=True)
 class KeyReading:
     """One line: what ``key`` (or, for ``FILE_NAME`` and ``GUESSED``, the file) gave the field
-    ``field_name`` (a field of :mod:`.formats`' tables).
-
-    ``facts`` hold the value read, language-free (names, a count, a date, a code); the words
-    come when the line is shown (``str()``), in the active language.
-    """
+    ``field_name``; ``facts`` hold the value language-free, worded by ``str()``."""
 
     how: str
     key: str = ""
@@ -253,8 +242,8 @@ def read_keys(path, fmt, layout=None, root=None):
 
 
 def read_value(name, key, value, generator=""):
-    """What biji reads from ``value`` under field ``name``, as the import reads it (text by
-    the rules of the ``generator`` that wrote the file: :func:`.markdown_import.names`)."""
+    """What biji reads from ``value`` under field ``name``, as the import reads it (text by the
+    rules of the ``generator`` that wrote the file: :func:`.values.names`)."""
     if name == "synced_hashes":
         try:
             return {"count": len(sync_state.read(value, key).split())}
@@ -322,9 +311,8 @@ def date_facts(moment, written):
 
 
 def from_elsewhere(path, given, meta, body, fmt, layout=None, rel=None, generator=""):
-    """A date from a Jekyll file name, Jekyll's categories from its folders, and a language
-    from the name, the Hugo site's configuration or the text, as the import takes them when
-    no key gives them."""
+    """A date, Jekyll's categories and a language from the file's name, folders, Hugo site or
+    text, as the import takes them when no key gives them."""
     readings, stem = [], path.stem
     if generator == "jekyll" and rel is not None and (folders := folder_categories(rel)):
         readings.append(

@@ -1,14 +1,7 @@
 """The import entry points shared by the commands and the admin page: read, then store.
 
-Reading never touches the database; a file that cannot be read (bad YAML or TOML, no title,
-an invalid date, over a limit of :mod:`.limits`, a summary the renderer refuses) is reported
-with its line and skipped, and the others are imported, as is an entry of biji's glossary file
-that cannot be a term. So is a file that fails in a way nobody foresaw: its error is reported
-and logged with the traceback, and the import goes on. Past the import's deadline
-(:class:`.limits.Deadline`) the files not reached are reported, not read.
-
-A dry run on SQLite runs in a child process on a copy of the database (:mod:`.dry_run`), so
-that it holds no write lock; the child runs the same functions (:data:`IMPORTS`).
+Reading never touches the database; a file that cannot be read is reported with its line and
+skipped. A dry run's child process runs the same functions (:data:`IMPORTS`).
 """
 
 import logging
@@ -30,8 +23,7 @@ logger = logging.getLogger(__name__)
 
 
 def read_glossaries(paths, report):
-    """biji's glossary files (:mod:`.glossary_file`), each with what its entries lack
-    reported; a file that is no glossary is reported and skipped."""
+    """biji's glossary files (:mod:`.glossary_file`); one that is no glossary is reported."""
     glossaries = []
     for path, root in glossary_file.discover(paths):
         source = str(path.relative_to(root))
@@ -118,11 +110,8 @@ def import_markdown(
     paths, fmt="auto", dry_run=False, permalink="", progress_stream=None, user=None,
     deadline=None, workspace=None,
 ):  # fmt: skip
-    """Import the Markdown files and site folders ``paths``; the report.
-
-    ``user``: the admin user whose rights bound the import (None: the command line's, all);
-    ``deadline``: a :class:`.limits.Deadline`; ``workspace``: the private folder a dry run's
-    copy of the database is made in (:mod:`.dry_run`)."""
+    """Import the Markdown files and site folders ``paths``; the report. ``user`` bounds it
+    (None: all allowed); ``workspace``: where a dry run's copy is made (:mod:`.dry_run`)."""
     for path in map(Path, paths):
         if not path.exists():
             raise FileNotFoundError(f"{path} does not exist")
@@ -147,8 +136,7 @@ def _import_markdown(paths, fmt, permalink, *, dry_run, progress_stream, user, d
 def import_wordpress(
     path, media="", dry_run=False, progress_stream=None, user=None, deadline=None, workspace=None
 ):
-    """Import the WordPress export (WXR) ``path``, its images from ``media``; the report.
-    The other arguments are :func:`import_markdown`'s."""
+    """Import the WXR export ``path``, its images from ``media``; as :func:`import_markdown`."""
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"{path} does not exist")

@@ -1,11 +1,8 @@
 """Each admin import's private folder, and the archive a check keeps there.
 
-A run's folder (``BIJI_PRIVATE_ROOT/imports/<run id>``, owner-only, never served) holds its
-uploaded archive and, while it runs, the archive unpacked. An import's folder goes when it
-ends. A check (a dry run) that ends keeps its archive for ``BIJI_CHECKED_ARCHIVE_DAYS`` days
-after it finished, so that its report can import the same archive without a second upload
-(:func:`take_checked_archive` moves it into the import's folder: one import per check);
-:func:`delete_expired_archives` deletes those past their days.
+``BIJI_PRIVATE_ROOT/imports/<run id>``, owner-only and never served, holds the archive and,
+during the run, its unpacked files. It goes when the run ends, but a finished check keeps its
+archive for ``BIJI_CHECKED_ARCHIVE_DAYS`` so its report can import it without a new upload.
 
 May import: :mod:`blog.models`.
 """
@@ -75,8 +72,7 @@ def is_finished_check(run):
 
 
 def keeps_archive(run):
-    """Whether ``run`` keeps its archive once finished: a check that ended with its report,
-    where checked archives are kept."""
+    """Whether ``run`` keeps its archive once finished: a check's, if archives are kept."""
     return is_finished_check(run) and settings.BIJI_CHECKED_ARCHIVE_DAYS > 0
 
 
@@ -123,9 +119,8 @@ def put_back_checked_archive(check, run_id):
 
 
 def delete_expired_archives(now=None):
-    """Delete the folders of finished runs that keep nothing: checks past their days (and an
-    import's folder a stopped worker left). A folder without a run row is left alone: its
-    run may be in a transaction still. Returns how many folders went."""
+    """Delete the folders of finished runs that keep nothing (checks past their days, a stopped
+    worker's leftovers), not one without a run row (it may be uncommitted); how many went."""
     root = imports_folder()
     if not root.is_dir():
         return 0

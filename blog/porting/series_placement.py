@@ -1,9 +1,7 @@
 """Placing an imported note in its series: found by any of its names, created when new.
 
-A pair stands in one series at one position: each file of a Hugo multilingual site names the
-series in its own language, which gives one series with both titles. A note its file gives
-no position keeps the one it or its translation has, else takes its place by date; a position
-already taken is reported, and the note placed by date.
+A pair stands in one series at one position. A note without a position keeps its own or its
+translation's, else takes its place by date; a taken position is reported and dated instead.
 """
 
 from django.db.models import F, Max
@@ -52,9 +50,8 @@ class SeriesPlacement:
         note.series, note.series_position = series, position
 
     def series_names(self, note, record):
-        """The series' name in each language, as the file gives them: ``categories`` in the
-        note's language (or in Chinese, when written in Chinese characters), ``series_zh`` and
-        ``series_en`` (biji's) explicitly."""
+        """The series' name in each language: ``categories`` in the note's language (Chinese
+        when written in Chinese characters), ``series_zh`` and ``series_en`` explicitly."""
         named = {}
         language = Language.CHINESE if has_cjk(record.series) else note.language
         named[language] = record.series
@@ -65,12 +62,8 @@ class SeriesPlacement:
         return named
 
     def series_for(self, note, record, partner):
-        """The series the file names, found by any of its names, created when new, its other
-        title completed from a translation's file; None when the user may not create it.
-
-        A pair stands in one series: the two files of a Hugo multilingual site each name it
-        in their own language (``GPU 笔记``, ``GPU notes``), which makes one series with both
-        titles, not two."""
+        """The series the file names, found by any name or created, its other title completed
+        from a translation's file (a Hugo pair names it in each language); None if not allowed."""
         names = self.series_names(note, record)
         found = None
         for name in (record.series, *names.values()):
@@ -111,8 +104,7 @@ class SeriesPlacement:
         return series
 
     def warn_of_one_titled_series(self):
-        """At the end: each series this import created that still has one title for both
-        languages (no file of a pair named it in the other) is reported, once."""
+        """At the end: report each series this import created with one title for both."""
         one_titled = Series.objects.filter(
             pk__in=self.created_series, title_zh=F("title_en")
         ).values_list("pk", flat=True)
@@ -149,9 +141,8 @@ class SeriesPlacement:
             self.authority.log(series, False, f"Imported from {record.source}")
 
     def dated_position(self, note, record, others):
-        """The note's place by date among the series' parts in its language: after the last
-        part published before it, the later ones moved one place on (a March 2025 post
-        imported after a December 2026 part becomes the earlier part, not the last)."""
+        """The note's place by date among the series' parts in its language, the later parts
+        moved one place on (an old post imported late does not become the last part)."""
         last = (others.aggregate(last=Max("series_position"))["last"] or 0) + 1
         if note.published_at is None:
             return last

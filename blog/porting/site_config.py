@@ -1,14 +1,7 @@
 """The static site an export builds into: each generator's configuration, and biji's addresses.
 
-An export is a site its generator builds as it is, in both languages, at biji's own addresses
-(``/notes/<slug>/``, ``/en/notes/<slug>/``, ``/pages/<slug>/``): :func:`config_files` gives the
-files that declare the languages (zh-hans the default, served at the root; English under
-``/en/``) and the addresses, deterministic for a given site title and ``SITE_URL``:
-
-* Hugo: ``hugo.toml`` (``defaultContentLanguage``, ``[languages]``, ``[permalinks]``);
-* Jekyll: ``_config.yml`` for jekyll-polyglot (``languages``, ``default_lang``);
-* Hexo: ``_config.yml`` (``language``) and the ``package.json`` that makes the folder a Hexo
-  site, pinned to the versions biji's tests build with (:data:`HEXO_PACKAGES`).
+:func:`config_files` declares both languages (zh-hans at the root, English under ``/en/``)
+and biji's addresses, deterministic for a site title and ``SITE_URL`` (docs/moving.md).
 
 May import models, ``blog.text``, :mod:`.records` and Django.
 """

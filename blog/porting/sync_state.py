@@ -1,20 +1,8 @@
 """A translated note's sync state in front matter: biji's own key ``translation_synced``.
 
-Each note of a translated pair remembers its translation's block hashes as they were when it
-was last brought in line (``Note.synced_hashes``, :mod:`blog.models.translation_sync`); the
-note is behind when the translation's text has changed since. Hashes, unlike revision ids,
-mean the same in any database, so writing them out keeps "behind" through a round trip:
-
-* ``translation_synced: [3f2a…, 91c0…]``: the translation's hashes, one per block, in order;
-* ``translation_synced: []``: the pair was never compared from this side, and the note is
-  never behind (the original of a started translation, which does not follow the draft);
-* no key: the note has no translation. A file without the key (any other generator's) gets
-  what linking gives: a pair an import forms starts in line both ways.
-
-A list, written on one line as ``tags`` are: each hash an item, quoted where YAML would read
-it as something else (``'1000000000000000'``, a number). Reading is lenient about the shape
-(a space- or comma-separated text is a list too) and strict about the hashes: anything else is
-ignored and reported (:class:`SyncStateError`), and the note keeps the state it has.
+The translation's block hashes when the note was last brought in line (``Note.synced_hashes``):
+unlike revision ids they mean the same in any database, so "behind" survives a round trip.
+Reading is lenient about the shape, strict about the hashes (:class:`SyncStateError`).
 """
 
 import re
@@ -43,8 +31,7 @@ def exported(note, translation):
 
 
 def read(value, key=KEY):
-    """The ``synced_hashes`` a front-matter value stands for ("" for an empty value: never
-    compared); :class:`SyncStateError` if it is not block hashes."""
+    """The ``synced_hashes`` a value stands for ("": never compared), or :class:`SyncStateError`."""
     if value is None or value == "" or value == []:
         return ""
     if isinstance(value, str):

@@ -1,31 +1,10 @@
 """The admin's Markdown import, run by the background worker (:mod:`blog.background`).
 
-The upload page checks the archive, stores it in the run's private folder
-(:mod:`.run_folders`) and an :class:`~blog.models.ImportRun`, and enqueues
-:data:`import_archive`. The worker unpacks the archive next to it, imports (or, for a check,
-dry-runs) as the user who uploaded it, writes the progress (files done of files in all) and
-at the end the report into the run, and clears the folder: a check keeps its archive, to be
-imported from its report (:func:`.run_folders.take_checked_archive`). Each run, as it starts,
-deletes the checked archives past their days. The page shows the run while it runs.
-
-The report is written in the language of the admin who uploaded the archive (the task's
-second argument; the site's default for a task queued without it). Its first line says
-whether it was a check or an import and what it did or would do (:func:`headline`); under
-each file it says how its front matter was read (:mod:`.report_keys`).
-
-Fair to the rest of the site: the task runs on a queue of its own, ``imports`` (:data:`QUEUE`),
-at a priority below every other task's: a worker of the other queues never takes it, and a
-worker of every queue takes a waiting email or card first.
-An import has ``BIJI_IMPORT_SECONDS``: the files it has not reached by then are reported as
-not imported ("time ran out"), and the run ends with its report. The worker stops a task that
-runs :data:`TIME_MARGIN` seconds longer (a last file that would not end), and the run says
-it failed. The upload page lets a user have ``BIJI_IMPORTS_PER_USER`` runs waiting or running
-(:func:`pending_runs`).
-
-Idempotent, as every task must be: a run already finished is not imported again, and a run
-whose worker was killed half-way is imported again from the start (the files the killed
-attempt stored come out "unchanged"). A run that fails for good (its attempts spent, or its
-time) is marked failed with the error, through ``task_finished``.
+:data:`import_archive` unpacks the run's archive (:mod:`.run_folders`), imports or checks it as
+the uploading user, and writes the progress and the report, in that user's language, into the
+run. Its queue is its own (:data:`QUEUE`) and its priority below every other task's, so a
+worker of the other queues never takes it and one of every queue takes other work first.
+Idempotent: a finished run is not imported again; a killed one is, from the start.
 """
 
 import re
@@ -57,13 +36,8 @@ TIME_MARGIN = 120
 
 
 class RunProgress:
-    """A stream for :class:`blog.porting.report.Progress` that writes "n of m" into the run.
-
-    Progress draws a bar (``[###---] 12/4000 name``) on a terminal only, so this stream says it
-    is one. It writes at most every ``every`` seconds, and at the last file. Written outside
-    a transaction only: a dry run that runs in one (on PostgreSQL), rolled back at its end,
-    would write where the page cannot see it (its count is written at the end).
-    """
+    """A stream for :class:`.report.Progress` writing "n of m" into the run, at most every
+    ``every`` seconds and never inside a transaction (a dry run's, rolled back, would hide it)."""
 
     BAR = re.compile(r"\] (\d+)/(\d+) ")
 
@@ -92,8 +66,7 @@ class RunProgress:
 
 
 def enqueue_import(run_id):
-    """Queue the import of run ``run_id``, to be reported in the active language (the
-    uploading admin's)."""
+    """Queue run ``run_id``'s import, reported in the active language (the uploading admin's)."""
     return import_archive.enqueue(run_id, translation.get_language())
 
 
@@ -161,8 +134,7 @@ def _import_archive(run_id):
 
 
 def headline(report):
-    """The report's first line, in the active language: a check or an import, and what it
-    did or would do, counted."""
+    """The report's first line: a check or an import, and what it did or would do, counted."""
     counts = {"created": report.counts.get(CREATED, 0), "updated": report.counts.get(UPDATED, 0)}
     checked = _(
         "Checked: nothing was written; importing would create %(created)d and update %(updated)d."

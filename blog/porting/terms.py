@@ -1,12 +1,8 @@
 """Tags, series and site settings, as imports find or create them.
 
-Tags are found by either name (:meth:`blog.models.Tag.objects.find`), so ``Scheduling`` and
-``调度`` reach the same tag; biji's data file (written by :mod:`.export`) restores tags and
-series by slug with both names, which is what makes the round trip exact.
-
-Each write is checked against what the importing user may do (:mod:`.authority`) and logged
-under them. Only what would change is checked: a data file that matches the site asks for no
-permission at all, so an author may import a biji export without rights to its settings.
+Tags are found by either name; biji's data file restores tags and series by slug with both
+names. Only a write that would change something asks for the user's permission
+(:mod:`.authority`), so a biji export that matches the site needs none.
 """
 
 from django.core.exceptions import ValidationError
@@ -27,10 +23,8 @@ NAVIGATION = pgettext_lazy("import report", "navigation")
 
 
 def resolve_tags(names, names_zh, authority, report, source):
-    """Tags by either name; ``names_zh`` (beside ``names``, in the same order) completes a
-    tag that lacks its name in the other language, when no other tag has it. New tags come
-    with the note (as the admin's tag field creates them); completing an existing tag's name
-    is a change of that tag."""
+    """Tags by either name; ``names_zh`` (beside ``names``) completes a tag lacking its other
+    name when no other tag has it. New tags come with the note; completing one is a change."""
     tags = []
     message = f"Imported from {source}"
     for index, name in enumerate(names):
@@ -68,19 +62,14 @@ def find_series(name):
 
 
 def new_series(title_zh, title_en=None):
-    """A new series; with one name, it is both titles (the author gives it its other one).
-    The slug comes from the English title, as the admin proposes it."""
+    """A new series, one name being both titles; its slug from the English one, as the admin's."""
     title_en = title_en or title_zh
     return Series.objects.create(title_en=title_en, title_zh=title_zh)  # save() makes the slug
 
 
 def store_site_data(data, authority, report):
-    """Tags and series by slug, the site settings and navigation, from biji's data file.
-
-    Each tag, series, the settings and the navigation is stored or, when the user may not,
-    reported and skipped. Returns what was stored (or already as the file says), for the
-    report, worded when shown ("site settings, navigation and tags"); "" when nothing was.
-    """
+    """Tags and series by slug, the site settings and navigation, from biji's data file, each
+    skipped when not permitted; what was stored, worded when shown ("" for nothing)."""
     message = f"Imported from {data.source}"
 
     def attempt(work, *args):

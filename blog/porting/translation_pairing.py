@@ -1,8 +1,5 @@
-"""Pairing imported translations: by their translation key, within one import or with a note
+"""Pairing imported translations by their translation key, within one import or with a note
 already stored, and what the pair's files say of each other (tag names, sync state).
-
-A translated note's sync state from its file (:mod:`.sync_state`) is what it has after the
-import, though linking its pair puts the pair in line (:meth:`TranslationPairing.keep_sync_state`).
 """
 
 from django.db.models import Q
@@ -13,19 +10,12 @@ from blog.porting.wording import worded
 
 
 class TranslationPairing:
-    """The importer's pairing steps (:class:`.importer.Importer`); they use its ``report``,
-    ``authority``, ``written`` (the notes it stored) and what it remembers of each pair:
-    ``by_key`` and ``records_by_key`` (translation key → {language: note or record}) and
-    ``synced`` (note pk → the sync state its file gave)."""
+    """The importer's pairing steps, on its ``report``, ``authority``, ``written``, ``by_key``,
+    ``records_by_key`` (key → {language: note or record}) and ``synced`` (pk → its file's)."""
 
     def tag_names(self, note, record):
-        """The names to find the note's tags by, and their Chinese names beside them.
-
-        biji's ``tags_zh`` says each tag's Chinese name. Without it, the two files of a pair
-        whose tag lists are as long name the same tags in their own languages, in the same
-        order (Hugo's multilingual sites: ``[调度, CUDA]`` and ``[Scheduling, CUDA]``): each
-        position is one tag with both names. Lists of different lengths cannot be paired;
-        each name then finds or makes its own tag."""
+        """The names to find the note's tags by, with their Chinese names: ``tags_zh``, else a
+        pair's equally long lists by position (``[调度, CUDA]``, ``[Scheduling, CUDA]``)."""
         other = self.records_by_key.get(record.translation_key, {}).get(
             "en" if note.language != "en" else "zh-hans"
         )
@@ -50,13 +40,9 @@ class TranslationPairing:
             self.synced[note.pk] = record.synced_hashes
 
     def keep_sync_state(self, note, record, partner):
-        """After saving ``note``: the sync state its file and its partner's file gave, put back.
-
-        Linking a pair puts it in line both ways (:func:`blog.models.translation_sync.pair_formed`),
-        which is right for files that say nothing (other generators'), and wrong for an export
-        that says which note was behind: the pair is linked when its second note is stored, so
-        the first one's state, stored with it, is put back here too.
-        """
+        """After saving ``note``: the sync state its and its partner's files gave, put back,
+        since linking the pair puts it in line both ways
+        (:func:`blog.models.translation_sync.pair_formed`)."""
         if record.synced_hashes is not None and note.synced_hashes != record.synced_hashes:
             note.synced_hashes = record.synced_hashes
             note.save(update_fields=["synced_hashes"])

@@ -1,8 +1,6 @@
 """One front-matter value as biji reads it: text, dates, names, flags, old URLs, languages.
 
-The value kinds of :mod:`.formats`' table; a value that cannot be read raises
-:class:`RecordError`, which the import reports for its file (and the import report's
-explanations read values through the same functions: :mod:`.report_keys`).
+The value kinds of :mod:`.formats`' table; one that cannot be read raises :class:`RecordError`.
 """
 
 import re
@@ -23,10 +21,8 @@ MAX_POSITION = 32767  # a PositiveSmallIntegerField on every database
 
 
 class RecordError(ValueError):
-    """A file cannot become a note; ``line`` points at the cause when known.
-
-    The message is worded when the report is shown (:mod:`.wording`): raised again with
-    another line, it is passed on as it is (``error.args[0]``), not as text."""
+    """A file cannot become a note; ``line`` points at the cause when known. The message is
+    worded when shown, so raised again it is passed on as ``error.args[0]``, not as text."""
 
     def __init__(self, message, line=None):
         super().__init__(message)
@@ -51,12 +47,8 @@ def guess_language(title, body):
 
 
 def as_datetime(value, what, years=PUBLICATION):
-    """An aware datetime from YAML/TOML's datetime, date or text; naive means TIME_ZONE.
-
-    Refused with the reason when outside ``years`` (:mod:`blog.text.date_range`): publication
-    and edit times by default, the original date of a translated article with ``ORIGINAL``.
-    ``what`` names the value in the reason: its key, or "file name".
-    """
+    """An aware datetime from YAML/TOML's datetime, date or text (naive: ``TIME_ZONE``),
+    refused outside ``years``; ``what`` (its key, or "file name") names it in the reason."""
     written = value
     refused = _("%(key)s: %(value)s: %(reason)s")
     not_a_date = _("%(key)s: %(value)s is not a date")
@@ -130,9 +122,8 @@ def url_path(value):
 
 
 def names_beside_tags(value, line, tags=()):
-    """``tags_zh``: each tag's Chinese name, as a mapping from the name in ``tags`` (what
-    biji writes: tags without a Chinese name are left out) or, as older exports wrote it, a
-    list in the order of ``tags`` ("" for none; text: comma-separated)."""
+    """``tags_zh``: each tag's Chinese name, by its name in ``tags`` (a mapping, as biji
+    writes) or by position (a list, "" for none; text: comma-separated)."""
     if value is None or value == "":
         return []
     if isinstance(value, dict):
@@ -148,9 +139,8 @@ def names_beside_tags(value, line, tags=()):
 
 
 def english_names(value, line, tags, tags_zh):
-    """``tags_en`` (biji's, in a Chinese note whose ``tags`` name its tags in Chinese): each
-    tag's English name by its name in ``tags``. The tags are then found by their English
-    names, their Chinese ones beside them, as an English note's ``tags_zh`` gives them."""
+    """``tags_en`` (in a Chinese note whose ``tags`` are Chinese): each tag's English name by
+    its name in ``tags``; the tags are then found as an English note's would be."""
     if not isinstance(value, dict) or any(isinstance(v, (list, dict)) for v in value.values()):
         raise RecordError(_("tags_en must map each tag to its English name"), line)
     given = {str(k).strip(): "" if v is None else str(v).strip() for k, v in value.items()}

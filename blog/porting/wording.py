@@ -1,18 +1,9 @@
 """The words of an import's problems and outcomes, chosen when the report is shown.
 
-An import runs once, and its report is written afterwards (:meth:`.report.Report.lines`) in
-the language asked for then: the admin's in the language of the admin who uploaded the
-archive, the command line's in English. So a message is kept as a lazy translation with its
-values (:func:`worded`) and put into words by ``str()``, in the language active at that
-moment; a value may be such a message too ("not imported: " and its reason), and is worded
-with it. The errors biji raises for the report (:class:`.markdown_import.RecordError`,
-:class:`.frontmatter.FrontMatterError`, :class:`.authority.NotPermitted`…) carry one, and
-:func:`error_text` takes it out unworded.
-
-Texts from elsewhere stay as they were given: Python's and the parsers' own errors (an
-``OSError``, YAML's "mapping values are not allowed here") in English, Django's validation
-messages and the image checks' reasons in the language the import ran in (the admin's, or
-English on the command line, whose commands run in English).
+A report is written after its run, in the language asked for then, so a message is kept as a
+lazy translation with its values (:func:`worded`), worded by ``str()``; the errors biji raises
+for the report carry one (:class:`.values.RecordError`, :class:`.frontmatter.FrontMatterError`,
+:class:`.authority.NotPermitted`…). Texts from elsewhere stay as they were given.
 """
 
 from django.utils.functional import Promise, lazy
@@ -30,8 +21,7 @@ _worded = lazy(_word, str)
 
 
 def worded(text, **values):
-    """``text`` (a ``gettext_lazy``/``ngettext_lazy`` message with ``%(name)s`` placeholders)
-    with ``values`` put in, in the language active whenever it is shown."""
+    """``text`` (a lazy message) with ``values`` put in, in the language active when shown."""
     return _worded(text, values)
 
 
@@ -62,8 +52,7 @@ def unexpected(error):
 
 
 def refusal(years):
-    """Why a date outside ``years`` (a :class:`blog.text.date_range.YearRange`) is refused,
-    worded when shown (:meth:`~blog.text.date_range.YearRange.error` words it at once)."""
+    """Why a date outside ``years`` is refused, worded when shown (``years.error`` words it now)."""
     return worded(years.message, first=years.first, last=years.last)
 
 

@@ -1,29 +1,9 @@
 """WordPress exports (WXR, Tools → Export) → :class:`.records.NoteRecord`.
 
-Posts and pages become notes and pages (attachments are only read to find featured images;
-trashed items, menus and other types are skipped, and said so). The HTML is converted to
-Markdown with markdownify, after WordPress's own paragraphs (blank lines, ``wpautop``) are
-made explicit (``<pre>`` kept whole) and block-editor comments removed. Code and caption
-shortcodes become fenced code and figures (:mod:`.wp_shortcodes`); a ``<figure>`` with a
-``<figcaption>`` (the block editor's image) becomes a Markdown figure, which biji renders as
-``<figure>``/``<figcaption>``; other shortcodes (``[gallery]``…) are kept as text and listed.
-
-Dates are the GMT ones (a draft's ``0000-00-00`` means none). ``publish`` and ``future``
-(scheduled) are published; ``draft``, ``pending`` and ``private`` become drafts. The first
-category is the series (WordPress's "Uncategorized" is not one), further ones become tags.
-The post's old link is kept as an old path, so it redirects to the note. A post's language
-and translation group come from Polylang's terms where the export carries them
-(:mod:`.wp_languages`), else from the custom fields ``language`` and ``translation_key``, else
-the site's (the channel's ``<language>``) unless the text says otherwise
-(:func:`_language_of_text`).
-
-Images: a link to the old site's ``wp-content/uploads`` is looked up in the media folder
-(beside the file unless told, holding ``wp-content/uploads/…``) and stored like an editor
-upload; what is not there stays a remote link (and is listed).
-
-XML is parsed with defusedxml: an export is untrusted input. An export declaring entities
-(expansion bombs, ``SYSTEM`` references that would read local files: XXE) is refused with one
-line in the report, as is any file that is not XML; never a traceback.
+The HTML becomes Markdown with markdownify once WordPress's paragraphs (``wpautop``) are made
+explicit and code and caption shortcodes translated (:mod:`.wp_shortcodes`); languages and
+pairs come from :mod:`.wp_languages`. What each element is read as: docs/moving.md. XML is
+parsed with defusedxml (an export is untrusted): one declaring entities is refused.
 """
 
 import logging
@@ -112,11 +92,8 @@ def _meta(item):
 
 
 def _fields(item):
-    """The item's values by field, read where the WORDPRESS table of :mod:`.formats` says, as
-    WordPress wrote them (the status, the featured image's attachment id, HTML): a list for
-    series and tags, text for the rest, empty when the item has none. Were a field listed
-    under several elements, the first one the item fills would win (as front-matter keys do).
-    """
+    """The item's values by field, where the WORDPRESS table of :mod:`.formats` says, as
+    WordPress wrote them: a list for series and tags, text for the rest, empty if missing."""
     meta = _meta(item)
     fields = {}
     for element, field in WORDPRESS:
@@ -178,9 +155,8 @@ class Converter(MarkdownConverter):
         return f"\n\n{text}\n\n"
 
     def convert_figure(self, el, text, parent_tags):
-        """A figure with its caption, as Markdown biji renders as ``<figure>`` and
-        ``<figcaption>`` (raw HTML whose content is Markdown: ``md_in_html``); the image and
-        the link around it stay Markdown, so their files are found and stored like any."""
+        """A figure with its caption, as Markdown in raw HTML (``md_in_html``) that biji renders
+        as ``<figure>``: the image stays Markdown, so its file is found and stored like any."""
         found = CAPTION.search(text)
         content = CAPTION.sub("", text).strip() if found else ""
         words = " ".join(found[1].split()) if found else ""
@@ -205,9 +181,8 @@ def to_markdown(html):
 
 
 def body_markdown(html, local_uploads=lambda html: html):
-    """A post's content as Markdown, and the shortcodes kept as text (opening tags, in order):
-    code and caption shortcodes translated (:mod:`.wp_shortcodes`), the code put back after
-    the conversion, untouched by it; ``local_uploads`` rewrites the HTML's upload links."""
+    """A post's content as Markdown and the shortcodes kept as text (opening tags, in order); the
+    code bypasses the conversion (:mod:`.wp_shortcodes`); ``local_uploads`` rewrites uploads."""
     html, code = take_code(html)
     html = captions(html)
     kept = [match[0] for match in SHORTCODE.finditer(html) if not match[1]]
@@ -319,18 +294,15 @@ def _record(fields, name, default_language, attachments, root, report):
 
 
 def _language_of_text(title, body, site_language):
-    """A post's language when the export does not give it. The channel's ``<language>`` is
-    the site's, one for every post, also on a bilingual site: on a Chinese site, a post without
-    a single Chinese character is English; elsewhere the text decides (:func:`guess_language`:
-    Chinese in the title, or enough of the text)."""
+    """A post's language when the export does not give it: the channel's ``<language>`` is one
+    for every post, so on a Chinese site a post without Chinese is English; else the text."""
     if site_language == Language.CHINESE and CJK_RE.search(title + body):
         return site_language
     return guess_language(title, body)
 
 
 def _translation(record, item, fields, languages, report):
-    """The record's language and translation group from Polylang (or WPML Export and
-    Import), where the export has them: they come before the custom fields'."""
+    """The language and translation group from Polylang or WPML's fields, ahead of custom fields."""
     language, key, written = languages.of(item, _text(item, "wp:post_id"), _meta(item))
     if language:
         record.language = language

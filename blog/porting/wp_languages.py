@@ -1,21 +1,9 @@
 """A WordPress post's language and translation group, where the export carries them.
 
-* **Polylang** keeps both as taxonomies, which WordPress's exporter writes like categories:
-  an item's ``<category domain="language" nicename="en">`` is its language (the slug; the
-  language's ``<wp:term>`` in the channel gives its locale, ``zh_CN``, when the slug says
-  nothing, as ``cn`` or ``tw`` may not), and its ``<category domain="post_translations"
-  nicename="pll_…">`` its translation group. The group's ``<wp:term>`` has a PHP-serialized
-  description, ``a:2:{s:2:"en";i:12;s:2:"zh";i:14;}``: language slug → post id, which also
-  answers for an item whose own categories were left out.
-* **WPML** keeps languages and translations in its own tables (``icl_translations``), which no
-  WXR holds: a WPML site's export has neither. Unless WPML Export and Import prepared it:
-  then each post has the custom fields ``_wpml_import_language_code`` and
-  ``_wpml_import_translation_group``, which are read.
-
-The posts of one group get the same ``translation_key`` (``pll_…``; ``wpml-<group>``), which is
-what links a pair on import. A language that is neither Chinese nor English cannot be one of
-a pair in biji: such a post is imported alone, its language found from its text, and said so.
-Neither taxonomy is ever a category: they become no tags and no series.
+Polylang's taxonomies are exported like categories (``language``; ``post_translations``, whose
+``<wp:term>`` maps language → post id, PHP-serialized); WPML's only as WPML Export and
+Import's custom fields. A group's posts share a ``translation_key``; a language other than
+Chinese or English makes no pair. Neither taxonomy is a category.
 """
 
 from blog.porting.values import language_code
@@ -95,9 +83,8 @@ class Languages:
                         self.groups[str(post_id)] = (slug, language)
 
     def of(self, item, post_id, meta):
-        """(language code, translation key, the language as written) of an item; each ""
-        when the export does not say. The code is "" for a language biji has not (the third
-        value then names it) and the key is then "" too: such a post is no one's pair."""
+        """(language code, translation key, language as written), "" where the export does not
+        say; a language biji has not gets code and key "" (the third names it): no one's pair."""
         found = item.find("category[@domain='language']")
         language = found.get("nicename", "").strip() if found is not None else ""
         found = item.find("category[@domain='post_translations']")

@@ -1,23 +1,9 @@
 """The WordPress shortcodes whose meaning is plain Markdown: code and captions.
 
-Read as WordPress reads them (``get_shortcode_regex``, ``shortcode_parse_atts``): a name is
-matched exactly (``[Code]`` is not ``[code]``), an enclosing shortcode ends at the first
-closing tag of its name, and a shortcode in double brackets (``[[code]…[/code]]``) is
-WordPress's way of writing it as text: one pair of brackets is removed and the rest is text.
-
-* **Code**, SyntaxHighlighter Evolved's shortcodes: ``[code]``, ``[sourcecode]``, ``[source]``
-  with ``language=``/``lang=``/``type=`` (or ``[code="cpp"]``), and one shortcode per language
-  alias (``[cpp]``, ``[python]``, ``[js]``… the plugin's list; not ``[latex]`` nor ``[r]``,
-  which it does not register either). They become fenced code with the language (a name the
-  plugin does not know, a site's own brush, is kept as given), the code exactly as written:
-  see :func:`code_text`.
-* **Captions**, ``[caption]`` (and its old name ``[wp_caption]``): the image (or the link
-  around it) and the caption, taken from the ``caption`` attribute or, as WordPress does, from
-  what follows the image, become ``<figure>…<figcaption>…</figcaption></figure>`` HTML, which
-  :mod:`.wordpress` turns into a Markdown figure. ``id``, ``align`` and ``width`` are the old
-  theme's layout and are not kept.
-
-Other shortcodes are left to the caller (kept as text, listed in the report).
+Read as WordPress reads them (``get_shortcode_regex``, ``shortcode_parse_atts``): names match
+exactly, an enclosing shortcode ends at the first closing tag of its name, and ``[[…]]`` is a
+shortcode written as text. Code becomes fenced code, captions a ``<figure>``; other
+shortcodes are left to the caller.
 """
 
 import bisect
@@ -77,11 +63,8 @@ def _tags(names):
 
 
 def enclosing(html, tags):
-    """The enclosing shortcodes ``tags`` (:func:`_tags`) finds in ``html``, in order, as
-    WordPress pairs them: an opening tag with the first closing tag of its name after it (what
-    is between is the content, shortcodes and all); an opening without one, or self-closing
-    (``[code /]``), is no enclosing shortcode. Tags are found in one pass and paired by
-    bisection: a text of a thousand unclosed ``[code]`` costs no more than reading it."""
+    """The enclosing shortcodes ``tags`` (:func:`_tags`) finds in ``html``, in order: an opening
+    tag with the next closing tag of its name, found by bisection, so unclosed tags cost little."""
     found = list(tags.finditer(html))
     closings = {}
     for index, match in enumerate(found):
@@ -179,15 +162,9 @@ def _decode(text):
 
 
 def code_text(code, language=""):
-    """The code as the reader saw it.
-
-    Code the editor stored encoded (``&lt;``, and wpautop's ``<br />`` and ``<p>`` where the
-    visual editor put them) is decoded and its editor marks undone: a ``<br />`` ends a line,
-    ``</p><p>`` is a blank line. Code holding any other raw ``<`` or ``>`` (``#include
-    <vector>``, ``a < b``, a ``<div>``) was stored as written and is kept as written, and so
-    is HTML or XML code holding ``<p>`` without any encoded character: there the ``<p>`` is
-    code. Blank lines and indentation are kept; only the newlines around the whole are not.
-    """
+    """The code as the reader saw it: code the editor stored encoded (``&lt;``, wpautop's
+    ``<br />`` and ``<p>``) is decoded and its marks undone; code holding any other raw ``<``
+    or ``>``, or ``<p>`` without any entity, was stored as written and is kept so."""
     code = code.replace("\r\n", "\n")
     marks_only = not re.search(r"[<>]", EDITOR_MARKS.sub("", code))
     encoded = bool(re.search(r"&(?:lt|gt|amp|quot|#0*3[89]|#0*6[02]);", code))
@@ -219,11 +196,8 @@ def _code_language(name, attrs):
 
 
 def take_code(html):
-    """``html`` with each code shortcode replaced by a placeholder paragraph, and the fenced
-    code each placeholder stands for ({placeholder: Markdown}): put back into the Markdown by
-    :func:`put_back`, so that neither the paragraphs nor the HTML conversion touch the code.
-
-    """
+    """``html`` with each code shortcode replaced by a placeholder paragraph, and
+    {placeholder: fenced code} for :func:`put_back`, so that no conversion touches the code."""
     blocks = {}
     stem = f"BIJIWPCODE{uuid.uuid4().hex}N"
 
@@ -250,9 +224,8 @@ def put_back(markdown, blocks):
 
 
 def captions(html):
-    """``html`` with each ``[caption]`` as a ``<figure>`` with its ``<figcaption>``, a block of
-    its own on one line (WordPress's paragraphs are found afterwards); one without a caption is
-    its image alone, as WordPress shows it."""
+    """``html`` with each ``[caption]`` as a ``<figure>`` and ``<figcaption>`` block on one line
+    (before WordPress's paragraphs are found); without a caption, the image alone."""
 
     def replace(shortcode):
         if shortcode.escaped:

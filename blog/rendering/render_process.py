@@ -117,7 +117,6 @@ class _Child:
     requests: int | None  # the parent's end of each pipe
     replies: int
     owner: int = field(default_factory=os.getpid)
-    settings: object = None
     renders: int = 0
     last_used: float = field(default_factory=time.monotonic)
     stopped: bool = False
@@ -144,12 +143,11 @@ class _Child:
         gc.unfreeze()
         os.close(request_read)
         os.close(reply_write)
-        return cls(pid, request_write, reply_read, settings=_settings_identity())
+        return cls(pid, request_write, reply_read)
 
     def usable(self):
         return (
             self.owner == os.getpid()
-            and self.settings is _settings_identity()
             and self.renders < KEPT_RENDERS
             and time.monotonic() - self.last_used < IDLE_SECONDS - _IDLE_MARGIN
         )
@@ -228,17 +226,6 @@ def _forget_kept_in_child():
 
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_forget_kept_in_child)
-
-
-def _settings_identity():
-    # A kept child renders with the settings it was forked with; a process that swaps them
-    # (override_settings in tests) gets a new child.
-    try:
-        from django.conf import settings
-
-        return getattr(settings, "_wrapped", None)
-    except ImportError:
-        return None
 
 
 # --- the child ------------------------------------------------------------------------------

@@ -34,9 +34,9 @@ def text(report):
 def test_a_markdown_file_over_the_size_limit_is_refused_at_once(tmp_path):
     folder = site_folder(tmp_path / "site", {"good.md": GOOD})
     (folder / "huge.md").write_text("---\ntitle: Huge\n---\n\n" + "x" * 20 * 1024 * 1024, "utf-8")
-    start = time.monotonic()
+    start = time.process_time()  # the work's CPU time, whatever else the machine does
     report = import_markdown([folder])
-    assert time.monotonic() - start < 2
+    assert time.process_time() - start < 2
     assert "huge.md: error: not imported: the file is 20.0 MB: Markdown files over 1 MB are " in (
         text(report)
     )
@@ -47,9 +47,9 @@ def test_a_markdown_file_over_the_size_limit_is_refused_at_once(tmp_path):
 def test_yaml_aliases_expanding_to_100000_tags_are_refused_at_once(tmp_path):
     assert len(ALIASES.encode()) == 304
     folder = site_folder(tmp_path / "site", {"good.md": GOOD, "laughs.md": ALIASES})
-    start = time.monotonic()
+    start = time.process_time()  # the work's CPU time, whatever else the machine does
     report = import_markdown([folder])
-    assert time.monotonic() - start < 2
+    assert time.process_time() - start < 2
     assert (
         "laughs.md:2: error: not imported: front matter holds more than 1,000 values "
         "(counting what YAML aliases repeat)" in text(report)

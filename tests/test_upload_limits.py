@@ -70,9 +70,9 @@ def test_the_reported_gif_is_refused_at_once_without_decoding(
 ):
     data = declared_gif()
     assert len(data) < 1_500_000
-    started = time.perf_counter()
+    started = time.process_time()  # the work's CPU time, whatever else the machine does
     response = upload(staff_client, "party.gif", data, "image/gif")
-    elapsed = time.perf_counter() - started
+    elapsed = time.process_time() - started
     assert response.status_code == 400
     assert "100" in response.json()["image"][0]  # the frame limit is named
     assert decoded_frames == []

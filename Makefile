@@ -178,16 +178,20 @@ lint: $(VENV)/.installed
 
 # Every test once, and those whose outcome can depend on the engine or the cache twice: lint;
 # then at the same time every non-browser test on SQLite (the tests that start their own
-# processes among them), the tests marked `engine` (tests/engine_tests.py gives the mark by
-# rule) on PostgreSQL with the Redis cache, and the browser tests but Lighthouse; then
-# Lighthouse alone, since a busy machine costs it points. Each run's output is printed whole
-# when it ends; --keep-going lets the other runs finish and report when one fails.
+# processes among them) and the browser tests but Lighthouse, which mostly waits for the
+# browser; then the tests marked `engine` (tests/engine_tests.py gives the mark by rule) on
+# PostgreSQL with the Redis cache; then Lighthouse alone, since a busy machine costs it points.
+# The database runs do not overlap: both are bound by the two cores. Each run's output is
+# printed whole when it ends; every run runs, and the gate fails if any did.
 test: setup browser-deps generators services lint
-	@$(MAKE) --no-print-directory --output-sync=target --keep-going -j3 \
-		test-sqlite test-postgres test-browser-pages \
+	@failed=0; \
+	$(MAKE) --no-print-directory --output-sync=target --keep-going -j2 \
+		test-sqlite test-browser-pages || failed=1; \
+	$(MAKE) --no-print-directory test-postgres \
 		POSTGRES_ARGS="$(addprefix --deselect=,$(SAME_ON_EVERY_DATABASE))" \
-		POSTGRES_MARKS="$(ENGINE_MARKS)"
-	@$(MAKE) --no-print-directory test-lighthouse
+		POSTGRES_MARKS="$(ENGINE_MARKS)" || failed=1; \
+	$(MAKE) --no-print-directory test-lighthouse || failed=1; \
+	exit $$failed
 
 # The inner loop, under two minutes: lint and the non-browser tests not marked `slow`, on SQLite.
 # `make test` runs the slow ones too.

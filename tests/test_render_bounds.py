@@ -132,3 +132,23 @@ def test_renders_in_a_row_share_one_child_and_each_is_held_to_its_own_bounds():
         with pytest.raises(RenderRefused):  # the bound is the render's, not the child's
             budget.render_bounded("test", _spin, "five")
     assert after not in {first, os.getpid()}
+
+
+def test_a_server_can_bind_its_port_again_right_after_a_render():
+    """The kept child does not hold what its parent had open: a server (gunicorn) restarted
+    after a render binds its port at once, and a client's connection closes when the server
+    closes it."""
+    import socket
+
+    from blog.rendering import render_process
+
+    render_process.stop_kept()
+    listening = socket.create_server(("127.0.0.1", 0))
+    port = listening.getsockname()[1]
+    budget.render_bounded("test", _process, "a render with the socket open")  # forks the child
+    listening.close()
+    again = socket.socket()
+    try:
+        again.bind(("127.0.0.1", port))  # EADDRINUSE while the child still listens on it
+    finally:
+        again.close()

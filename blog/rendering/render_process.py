@@ -236,6 +236,7 @@ def _serve(requests, replies, first):
     code = 1
     try:
         in_child = True
+        _close_inherited(keep={0, 1, 2, requests, replies})
         for name in _CHILD_SIGNALS:  # the server's or the worker's handlers are not ours
             if hasattr(signal, name):
                 signal.signal(getattr(signal, name), signal.SIG_DFL)
@@ -257,6 +258,17 @@ def _serve(requests, replies, first):
         code = 0
     finally:
         os._exit(code)
+
+
+def _close_inherited(keep):
+    """Close every file the child inherited but ``keep``: a kept child holding the server's
+    listening socket or a client's connection would keep them open after its parent closed
+    them (a restarted server could not bind its port; a client would wait for the close)."""
+    start = 0
+    for fd in [*sorted(keep), os.sysconf("SC_OPEN_MAX")]:
+        if fd > start:
+            os.closerange(start, fd)
+        start = fd + 1
 
 
 def _render(func, args, seconds, megabytes):

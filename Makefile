@@ -88,7 +88,7 @@ ENGINE_MARKS := engine and not browser and not backend_independent
 .PHONY: run serve superuser setup demo test check test-sqlite coverage test-postgres test-browser \
 	test-browser-pages test-lighthouse test-processes lint format browser-deps services messages bench \
 	bench-pages bench-mechanisms bench-traffic bench-images bench-mail bench-render soak soak-worker-lock clean lock \
-	generators test-interop test-browser-then-postgres
+	generators test-interop
 
 $(VENV)/.installed: requirements-dev.lock pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -177,25 +177,20 @@ lint: $(VENV)/.installed
 	$(VENV)/bin/lint-imports --no-cache
 
 # Every test once, and those whose outcome can depend on the engine or the cache twice: lint;
-# then every non-browser test on SQLite (the tests that start their own processes among them)
-# and beside it the browser tests but Lighthouse, followed by the tests marked `engine`
-# (tests/engine_tests.py gives the mark by rule) on PostgreSQL with the Redis cache, so the
-# two database runs overlap only at the end; then Lighthouse alone, since a busy machine costs
-# it points. Each run's output is printed whole when it ends; every run runs, and the gate
-# fails if any did.
+# then at the same time every non-browser test on SQLite (the tests that start their own
+# processes among them) and the browser tests but Lighthouse, which mostly waits for the
+# browser; then the tests marked `engine` (tests/engine_tests.py gives the mark by rule) on
+# PostgreSQL with the Redis cache; then Lighthouse alone, since a busy machine costs it points.
+# The database runs do not overlap: both are bound by the two cores. Each run's output is
+# printed whole when it ends; every run runs, and the gate fails if any did.
 test: setup browser-deps generators services lint
 	@failed=0; \
 	$(MAKE) --no-print-directory --output-sync=target --keep-going -j2 \
-		test-sqlite test-browser-then-postgres || failed=1; \
-	$(MAKE) --no-print-directory test-lighthouse || failed=1; \
-	exit $$failed
-
-test-browser-then-postgres: $(VENV)/.installed
-	@failed=0; \
-	$(MAKE) --no-print-directory test-browser-pages || failed=1; \
+		test-sqlite test-browser-pages || failed=1; \
 	$(MAKE) --no-print-directory test-postgres \
 		POSTGRES_ARGS="$(addprefix --deselect=,$(SAME_ON_EVERY_DATABASE))" \
 		POSTGRES_MARKS="$(ENGINE_MARKS)" || failed=1; \
+	$(MAKE) --no-print-directory test-lighthouse || failed=1; \
 	exit $$failed
 
 # The inner loop, under two minutes: lint and the non-browser tests not marked `slow`, on SQLite.

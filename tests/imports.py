@@ -26,6 +26,26 @@ def zipped(folder, name="site.zip"):
     return buffer
 
 
+def upload(client, archive, mode="import"):
+    """Post ``archive`` to the import page to ``mode`` ("import" or "check"): the run's page."""
+    response = client.post(
+        "/admin/blog/note/import/",
+        {"archive": archive, "format": "auto", "mode": mode},
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    return response["Location"]
+
+
+def page(client, url):
+    """The page at ``url`` as an English-speaking admin reads it, entities decoded."""
+    import html
+
+    response = client.get(url, HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 200
+    return html.unescape(response.content.decode())
+
+
 def import_through_admin(client, archive):
     """Post ``archive`` to the import page and return the report as the page shows it.
 

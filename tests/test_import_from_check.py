@@ -3,7 +3,6 @@ run's private folder for BIJI_CHECKED_ARCHIVE_DAYS, imported once, only by its u
 someone who sees every run and may import, within the per-user cap; past its days it is
 gone, and the page says so."""
 
-import html
 import io
 from datetime import timedelta
 
@@ -18,26 +17,10 @@ from django.utils import timezone
 from blog.models import ImportRun, Note
 from blog.porting.run_folders import ARCHIVE, run_folder, store_archive
 from tests.background import run_queued_tasks
-from tests.imports import zipped
+from tests.imports import page, upload, zipped
 from tests.samples import copy_sample
 
 BUTTON = "Import this archive"
-
-
-def upload(client, archive, mode):
-    response = client.post(
-        reverse("admin:blog_note_import"),
-        {"archive": archive, "format": "auto", "mode": mode},
-        HTTP_ACCEPT_LANGUAGE="en",
-    )
-    assert response.status_code == 302, response.content.decode()[:2000]
-    return response["Location"]
-
-
-def page(client, url):
-    response = client.get(url, HTTP_ACCEPT_LANGUAGE="en")
-    assert response.status_code == 200
-    return html.unescape(response.content.decode())
 
 
 def import_from(client, check):

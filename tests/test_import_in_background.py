@@ -27,7 +27,7 @@ from blog.background.sweep import sweep
 from blog.models import ImportRun, Note
 from tests.background import run_queued_tasks
 from tests.factories import make_staff
-from tests.imports import zipped
+from tests.imports import page, upload, zipped
 from tests.processes import BIN, ROOT, manage, migrate, site_env
 from tests.redis_server import free_port
 from tests.samples import copy_sample
@@ -40,19 +40,6 @@ REFRESH = '<meta http-equiv="refresh"'
 def private(settings):
     """Each test's own private folder (tests/conftest.py: _isolated)."""
     return settings.BIJI_PRIVATE_ROOT
-
-
-def upload(client, archive, dry_run=False):
-    data = {"archive": archive, "format": "auto", "mode": "check" if dry_run else "import"}
-    response = client.post(reverse("admin:blog_note_import"), data, HTTP_ACCEPT_LANGUAGE="en")
-    assert response.status_code == 302, response.content.decode()[:2000]
-    return response["Location"]
-
-
-def page(client, url):
-    response = client.get(url, HTTP_ACCEPT_LANGUAGE="en")
-    assert response.status_code == 200
-    return html.unescape(response.content.decode())
 
 
 @pytest.mark.django_db(transaction=True)
@@ -84,7 +71,7 @@ def test_the_upload_answers_at_once_and_the_worker_imports(staff_client, private
 
 @pytest.mark.django_db(transaction=True)
 def test_a_dry_run_reports_and_writes_nothing(staff_client, private, tmp_path):
-    run_page = upload(staff_client, zipped(copy_sample("jekyll", tmp_path)), dry_run=True)
+    run_page = upload(staff_client, zipped(copy_sample("jekyll", tmp_path)), "check")
     run_queued_tasks()
     report = page(staff_client, run_page)
     assert "Checked: nothing was written; importing would create 3 and update 0." in report

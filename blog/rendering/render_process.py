@@ -173,7 +173,8 @@ class _Child:
         return outcome, value
 
     def stop(self):
-        """Close the pipes, kill the child and reap it (once): its wait status, or None."""
+        """Close the pipes, and in the process that forked it kill the child and reap it
+        (once): its wait status, or None."""
         if self.stopped:
             return self.status
         self.stopped = True
@@ -212,15 +213,11 @@ def stop_kept():
 
 def _forget_kept_in_child():
     # A process forked from this one (a gunicorn worker, a render's child) does not share
-    # the kept child: it closes its copies of the pipes, so the child sees its owner's end.
+    # the kept child: it closes its copies of the pipes (stop() kills only its owner's child),
+    # so the child sees its owner's end.
     global _kept, _kept_lock
     if _kept is not None:
-        for fd in (_kept.requests, _kept.replies):
-            if fd is not None:
-                try:
-                    os.close(fd)
-                except OSError:
-                    pass
+        _kept.stop()
     _kept, _kept_lock = None, threading.Lock()
 
 

@@ -78,6 +78,9 @@ def jekyll(title):
         f"default_lang: {_quoted(DEFAULT_LANGUAGE)}\n"
         "# Served once, not per language: the media, at /media/ as in biji.\n"
         "exclude_from_localization: [media]\n"
+        "# One language after the other: polyglot's parallel build forks a process per language,\n"
+        "# and one that dies (two racing to create .jekyll-cache) loses its language silently.\n"
+        "parallel_localization: false\n"
         f"permalink: {_quoted(pattern(NOTE, ':title'))}\n"
         "defaults:\n"
         '- scope: {path: "", type: posts}\n'

@@ -100,16 +100,20 @@ def make_photo_note(slug=SLUG, seed=23, **fields):
         upload = SimpleUploadedFile(f"DSC_{number:04d}.jpg", data, "image/jpeg")
         stored = store_image(upload)
         blocks += [f"## 第 {number + 1} 张", PARAGRAPH, f"![第 {number + 1} 张照片]({stored.url})"]
-    note = Note.objects.create(
+    return publish_photo_note("\n\n".join(blocks) + "\n", slug, **fields)
+
+
+def publish_photo_note(body, slug=SLUG, **fields):
+    """The published note showing the stored photos ``body`` names."""
+    return Note.objects.create(
         title=TITLE,
         slug=slug,
         language=Language.CHINESE,
-        body="\n\n".join(blocks) + "\n",
+        body=body,
         status=Status.PUBLISHED,
         published_at=timezone.now() - timedelta(hours=1),
         **fields,
     )
-    return note
 
 
 def stored_names(note):

@@ -8,8 +8,8 @@ one of these (docs/testing.md, "Which tests run on PostgreSQL"):
   backups and restores, and the order of text (collations differ);
 - what SQLite does not enforce: column lengths, date ranges, constraints, hostile or
   oversized input that reaches a column;
-- locks and transactions: the background runner's claims, races, conflicts, what happens
-  after a commit (email, WebSub, reactions);
+- locks and transactions: the background runner's claims, races, conflicts, what a change
+  queues after its commit (the reaction table; sending email);
 - query counts (a test whose name speaks of queries, wherever it is);
 - the cache: the page cache, validators, memos, the content version, throttles, outages.
 
@@ -32,7 +32,7 @@ MODULES = {
     # locks and transactions
     "test_background_runner", "test_mail_sending", "test_import_fairness", "test_tag_race",
     "test_edit_conflicts", "test_worker_resilience", "test_import_in_background",
-    "test_announce_triggers", "test_reactions", "test_websub", "test_import_dry_run_lock",
+    "test_reactions", "test_import_dry_run_lock",
     # the cache
     "test_page_cache", "test_page_cache_parts", "test_page_cache_trust",
     "test_conditional_get", "test_conditional_requests", "test_cache_outage",

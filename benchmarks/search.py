@@ -364,6 +364,8 @@ class Command(BaseCommand):
         database = dj_database_url.parse(url)
         if database["ENGINE"] == settings.DATABASES["default"]["ENGINE"]:
             database["OPTIONS"] = dict(settings.DATABASES["default"].get("OPTIONS", {}))
+        if database["ENGINE"].endswith("postgresql"):  # what the settings give biji's own
+            database["OPTIONS"] = {**settings.POSTGRESQL_OPTIONS, **database.get("OPTIONS", {})}
         connections.close_all()
         configured = connections.configure_settings({ALIAS: database})
         settings.DATABASES[ALIAS] = connections.settings[ALIAS] = configured[ALIAS]

@@ -194,6 +194,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "timeout": float(env("BIJI_SQLITE_TIMEOUT", "20")),
     }
 
+# No JIT compilation on PostgreSQL: it pays off for long analytic queries, never for a page's;
+# a search of a common word was estimated costly enough to compile, 40-260 ms more than it ran
+# (docs/performance.md). A DATABASE_URL with options of its own (?options=…) is kept.
+POSTGRESQL_OPTIONS = {"options": "-c jit=off"}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    for _key, _value in POSTGRESQL_OPTIONS.items():
+        DATABASES["default"].setdefault("OPTIONS", {}).setdefault(_key, _value)
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env("REDIS_URL")

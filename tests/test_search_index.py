@@ -183,3 +183,20 @@ def test_the_migration_indexes_the_notes_that_exist():
     finally:
         call_command("migrate", "blog", verbosity=0)
         wipe_side_table()
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's session and storage")
+def test_postgresql_searches_without_jit_and_keeps_documents_uncompressed(committed):
+    """A common word is a costly plan: JIT compiling it cost more than running it, and each
+    compressed document was decompressed to be read (docs/performance.md)."""
+    with committed():
+        make_note(slug="long", body="调度 warp scheduler. " * 400)  # ~8 KB: it would be compressed
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW jit")
+        assert cursor.fetchone()[0] == "off"
+        cursor.execute(
+            "SELECT pg_column_compression(text), pg_column_compression(grams), length(text) "
+            "FROM blog_searchdocument JOIN blog_note ON blog_note.id = note_id WHERE slug = 'long'"
+        )
+        text_compression, grams_compression, length = cursor.fetchone()
+    assert length > 4000 and text_compression is None and grams_compression is None

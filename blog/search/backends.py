@@ -191,21 +191,43 @@ class PostgreSQLBackend(SearchBackend):
 
     @staticmethod
     def _has(term) -> Q:
-        """A condition on notes: the note has ``term``. Its own look-up, so the units' index
-        answers it whatever the other terms are; a Chinese run's characters and pairs narrow a
-        longer term down before its text is read."""
-        if term.kind in _INDEXED_UNITS:
-            return Q(pk__in=_doc_ids(_units_have([term.text])))
-        units = cjk_units(term.text)
+        """A condition on index rows: the row has ``term``, read from its text and n-grams."""
         if term.kind is Kind.SUBSTRING:
-            found = Q(text__contains=term.text)
-        else:
-            found = _has("text", term.text)
-        return Q(pk__in=_doc_ids(_units_have(units) & found if units else found))
+            return Q(text__contains=term.text)
+        if term.kind in _INDEXED_UNITS:
+            return Q(grams__contains=f" {term.text} ")
+        units = [Q(grams__contains=f" {unit} ") for unit in cjk_units(term.text)]
+        return reduce(operator.and_, units, Q()) & _has("text", term.text)
+
+    @staticmethod
+    def _by_units(terms) -> Q:
+        """A condition on notes: the note has one of ``terms`` (each one or two Chinese
+        characters or a short word), answered by the units' index alone."""
+        return Q(pk__in=_doc_ids(_any(_units_have([term.text]) for term in terms)))
 
     def match(self, groups):
-        conditions = [self._has(term) for term in _plain_terms(groups)]
-        conditions += [_any(map(self._has, group)) for group in _choices(groups)]
+        # A unit (one or two Chinese characters, a short word) is looked up on its own, in the
+        # units' index; the terms that need the text, in one pass over the documents. Inside
+        # that pass the units' function would run row by row (docs/performance.md, "Search on
+        # PostgreSQL").
+        conditions, in_one_pass = [], []
+        for term in _plain_terms(groups):
+            if term.kind in _INDEXED_UNITS:
+                conditions.append(self._by_units([term]))
+            else:
+                in_one_pass.append(self._has(term))
+        for group in _choices(groups):
+            units = [term for term in group if term.kind in _INDEXED_UNITS]
+            others = [term for term in group if term.kind not in _INDEXED_UNITS]
+            if not units:
+                in_one_pass.append(_any(map(self._has, others)))
+                continue
+            either = [self._by_units(units)]
+            if others:
+                either.append(Q(pk__in=_doc_ids(_any(map(self._has, others)))))
+            conditions.append(_any(either))
+        if in_one_pass:
+            conditions.append(Q(pk__in=_doc_ids(*in_one_pass)))
         return reduce(operator.and_, conditions)
 
     def in_field(self, field, term):

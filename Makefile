@@ -85,7 +85,7 @@ SAME_ON_EVERY_DATABASE := \
 POSTGRES_MARKS ?= not browser
 ENGINE_MARKS := engine and not browser and not backend_independent
 
-.PHONY: run serve superuser setup demo test check test-sqlite coverage test-postgres test-browser \
+.PHONY: run serve superuser setup demo test test-deps system-deps check test-sqlite coverage test-postgres test-browser \
 	test-browser-pages test-lighthouse test-processes lint format browser-deps services messages bench \
 	bench-pages bench-mechanisms bench-traffic bench-images bench-mail bench-render soak soak-worker-lock clean lock \
 	generators test-interop
@@ -155,6 +155,16 @@ superuser: setup
 browser-deps:
 	@bash scripts/install-browser-deps.sh
 
+# What the tests need: the virtualenv (pip) at the same time as the Debian and npm packages
+# and the services, which come one after the other (apt-get holds one lock at a time).
+test-deps:
+	@$(MAKE) --no-print-directory -j2 setup system-deps
+
+system-deps:
+	@bash scripts/install-browser-deps.sh
+	@bash scripts/install-generators.sh
+	@bash scripts/start-services.sh
+
 # Hugo, Jekyll with jekyll-polyglot (Debian's) and Hexo (npm, package-lock.json's): the export
 # is built with them in tests/test_export_generators.py.
 generators:
@@ -183,7 +193,7 @@ lint: $(VENV)/.installed
 # PostgreSQL with the Redis cache; then Lighthouse alone, since a busy machine costs it points.
 # The database runs do not overlap: both are bound by the two cores. Each run's output is
 # printed whole when it ends; every run runs, and the gate fails if any did.
-test: setup browser-deps generators services lint
+test: test-deps lint
 	@failed=0; \
 	$(MAKE) --no-print-directory --output-sync=target --keep-going -j2 \
 		test-sqlite test-browser-pages || failed=1; \

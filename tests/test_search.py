@@ -353,9 +353,6 @@ INDEXES_USED = {
     ("postgresql", "cublas"): ["blog_search_text_trgm"],
     ("postgresql", "调度"): ["blog_search_units_gin"],
 }
-# The units' index is chosen by the planner itself: reading the table instead would split
-# every document's units (migration 0021 declares that costly).
-CHOSEN_UNFORCED = {("postgresql", "调度")}
 
 
 @pytest.mark.parametrize("q", ["cublas", "调度"])
@@ -365,7 +362,7 @@ def test_the_databases_own_index_answers(corpus, q):
     sql, params = search_query.ranked_queryset(query).query.sql_with_params()
     explain = "EXPLAIN QUERY PLAN " if connection.vendor == "sqlite" else "EXPLAIN "
     with connection.cursor() as cursor:
-        if connection.vendor == "postgresql" and (connection.vendor, q) not in CHOSEN_UNFORCED:
+        if connection.vendor == "postgresql":
             # A few hundred short notes are cheaper to scan, and the planner knows it. What is
             # checked is that the queries' expressions are the indexes' ones, so the indexes
             # can answer (the benchmark shows the plans on 10,000 notes).

@@ -87,7 +87,7 @@ ENGINE_MARKS := engine and not browser and not backend_independent
 
 .PHONY: run serve superuser setup demo test test-deps system-deps check test-sqlite coverage test-postgres test-browser \
 	test-browser-pages test-lighthouse test-processes lint format browser-deps services messages bench \
-	bench-pages bench-mechanisms bench-traffic bench-images bench-mail bench-render soak soak-worker-lock clean lock \
+	bench-pages bench-scale bench-mechanisms bench-traffic bench-images bench-mail bench-render soak soak-worker-lock clean lock \
 	generators test-interop
 
 $(VENV)/.installed: requirements-dev.lock pyproject.toml
@@ -266,6 +266,16 @@ bench: setup
 # beside a static file of the note page's size. BENCH_ARGS="--notes 1000 --duration 3".
 bench-pages: setup
 	bash scripts/bench_pages.sh $(BENCH_ARGS)
+
+# How biji grows (benchmarks/scale.py): pages cold, warm and 304, search, related notes, the admin
+# and jobs (time, peak memory) at 1,000, 10,000 and 100,000 generated notes, on SQLite and on
+# PostgreSQL (databases biji_scale_<size>, made once, reused). Under 2 hours in all; the short
+# run: BENCH_ARGS="--sizes 1000,10000".
+bench-scale: setup services
+	env -u REDIS_URL -u DATABASE_URL -u DJANGO_DEBUG DJANGO_SECRET_KEY=bench-only \
+		DJANGO_ALLOWED_HOSTS=127.0.0.1,localhost DJANGO_LOG_LEVEL=ERROR \
+		BENCH_POSTGRES_URL=$(or $(BENCH_POSTGRES_URL),postgres://postgres@127.0.0.1:5432/postgres) \
+		$(PY) -m benchmarks scale $(BENCH_ARGS)
 
 # Real traffic: a mix of 305 pages of Zipf popularity, warm and while the author edits a note
 # every 5 s and every 1 s, on the embedded cache and on Redis (a key prefix of its own, never

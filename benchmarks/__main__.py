@@ -1,5 +1,5 @@
-"""``python -m benchmarks pages|mechanisms|search|traffic|stores|images|mail|render [options]``:
-run a benchmark with the project's settings."""
+"""``python -m benchmarks NAME [options]``, NAME one of :data:`COMMANDS`: run a benchmark with the
+project's settings."""
 
 import os
 import sys
@@ -13,6 +13,7 @@ COMMANDS = {
     "images": "benchmarks.images",
     "mail": "benchmarks.mail",
     "render": "benchmarks.render",
+    "scale": "benchmarks.scale",
 }
 
 

@@ -35,7 +35,7 @@ class NoteQuerySet(models.QuerySet):
         """The one published rule: published status and a publication time not in the future.
         Everything readers see goes through it, so a scheduled note appears everywhere when its time
         comes."""
-        return self.filter(status=Status.PUBLISHED, published_at__lte=timezone.now())
+        return self.filter(published_condition())
 
     def for_listing(self):
         """What a list of notes shows: the series in the same query, tags in one more."""
@@ -46,6 +46,11 @@ class NoteQuerySet(models.QuerySet):
         ``language``; a note with no version in it appears in its own unless ``others`` is False.
         Apply after :meth:`published`."""
         return self.filter(in_interface(language, others=others))
+
+
+def published_condition():
+    """:meth:`NoteQuerySet.published` as a condition, for an annotation or an aggregate."""
+    return Q(status=Status.PUBLISHED, published_at__lte=timezone.now())
 
 
 def in_interface(language, *, others=True):

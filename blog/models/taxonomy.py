@@ -133,7 +133,10 @@ class TaggedNote(TaggedItemBase):
     """Through model with a real foreign key, so tag queries join instead of using generics."""
 
     content_object = models.ForeignKey("blog.Note", on_delete=models.CASCADE, related_name="+")
-    tag = models.ForeignKey(Tag, on_delete=models.CASCADE, related_name="tagged_notes")
+    # Indexed with the note below: a tag's newest notes are read from the index alone.
+    tag = models.ForeignKey(
+        Tag, on_delete=models.CASCADE, related_name="tagged_notes", db_index=False
+    )
 
     class Meta:
         verbose_name = _("tagged note")
@@ -142,6 +145,10 @@ class TaggedNote(TaggedItemBase):
             models.UniqueConstraint(
                 fields=["content_object", "tag"], name="blog_taggednote_unique_note_tag"
             )
+        ]
+        indexes = [
+            # A tag's lists, and its newest notes for related notes (blog.public.related).
+            models.Index(fields=["tag", "content_object"], name="blog_taggednote_tag_note_idx"),
         ]
 
 

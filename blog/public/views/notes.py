@@ -2,7 +2,6 @@
 
 from functools import partial
 
-from django.db.models import Count, Q
 from django.http import Http404
 from django.shortcuts import redirect
 from django.template.loader import render_to_string
@@ -13,6 +12,7 @@ from blog.caching import memoised, parts, site_settings
 from blog.models import Note, Tag
 from blog.models.series import part_numbers
 from blog.models.share_links import check_share_token
+from blog.public.related import related_notes
 from blog.public.translation_notice import parallel_path, translation_notice
 from blog.public.views.base import (
     CachePolicyMixin,
@@ -42,12 +42,6 @@ LINK_FIELDS = (
     "title", "slug", "language", "status", "published_at", "updated_at", "translation",
     "block_hashes", "synced_hashes", "text_changed_at",
 )  # fmt: skip
-
-RELATED_LIMIT = 4
-# Related notes are looked for among the published notes written nearest in time to the note,
-# this many on each side: the query reads at most 2 x RELATED_WINDOW notes through the
-# published_at index, however large the blog grows.
-RELATED_WINDOW = 250
 
 
 class HomeView(PublishedNoteMixin, generic.ListView):
@@ -81,34 +75,6 @@ def series_parts(note):
         "previous": parts[index - 1] if index > 0 else None,
         "next": parts[index + 1] if index + 1 < len(parts) else None,
     }
-
-
-def related_notes(note, tag_ids, exclude):
-    """Published notes sharing the most tags with ``note``, newest first among equals, a translated
-    pair once. Candidates are the :data:`RELATED_WINDOW` notes around its publication time, so the
-    cost does not grow with the blog (docs/performance.md)."""
-    if not tag_ids:
-        return []
-    published = Note.objects.published().order_by()
-    if note.published_at is None or not note.is_published():
-        window = Q(pk__in=published.order_by("-published_at", "-pk").values("pk")[:RELATED_WINDOW])
-    else:
-        when = note.published_at
-        before = published.filter(published_at__lte=when).order_by("-published_at", "-pk")
-        after = published.filter(published_at__gt=when).order_by("published_at", "pk")
-        window = Q(pk__in=before.values("pk")[:RELATED_WINDOW]) | Q(
-            pk__in=after.values("pk")[:RELATED_WINDOW]
-        )
-    # The window holds published notes only: filtering the outer query on publication again
-    # made SQLite walk every published note through the date index instead of the window.
-    return list(
-        Note.objects.filter(window, tags__in=tag_ids)
-        .in_interface(note.language)
-        .exclude(pk__in=exclude)
-        .annotate(shared_tags=Count("pk"))
-        .only("pk", "title", "slug", "language", "published_at")
-        .order_by("-shared_tags", "-published_at", "-pk")[:RELATED_LIMIT]
-    )
 
 
 def note_jsonld(note, tags, site, url):

@@ -3,7 +3,7 @@
 
     make bench-scale                                   # both engines, 1,000 / 10,000 / 100,000
     make bench-scale BENCH_ARGS="--sizes 1000,10000"   # the short run
-    python -m benchmarks scale --engines sqlite --sizes 1000
+    make bench-scale BENCH_ARGS="--engines sqlite --sizes 1000 --jobs backup,restore"
 
 Each engine and size has a scratch database of its own, made on the first run and reused
 (``/tmp/biji-scale-<size>.sqlite3``; ``biji_scale_<size>`` on the PostgreSQL server of
@@ -50,6 +50,14 @@ TERMS = 500
 SCRATCH = Path(tempfile.gettempdir())
 ROOT = Path(__file__).resolve().parent.parent
 ADMIN = "bench-admin"
+# The jobs, each manage.py in a process of its own, in this order (--jobs names them).
+JOBS = {
+    "rerender": "re-render every note",
+    "index": "rebuild the search index",
+    "backup": "back up the site",
+    "restore": "restore it into an empty database",
+    "export": "export it as Markdown",
+}
 
 
 class Command(BaseCommand):
@@ -66,7 +74,11 @@ class Command(BaseCommand):
             help="a server where this benchmark may create its databases",
         )
         parser.add_argument("--runs", type=int, default=5, help="timed requests per page")
-        parser.add_argument("--no-jobs", action="store_true", help="pages, search, admin only")
+        parser.add_argument(
+            "--jobs",
+            default=",".join(JOBS),
+            help=f"the jobs to run, of {','.join(JOBS)} ('' for none)",
+        )
         parser.add_argument("--regenerate", action="store_true")
         parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
 
@@ -87,7 +99,7 @@ class Command(BaseCommand):
     def child(self, url, size, options):
         command = [sys.executable, "-m", "benchmarks", "scale", "--measure", "--sizes", str(size)]
         command += ["--runs", str(options["runs"]), "--postgres-url", options["postgres_url"]]
-        command += ["--no-jobs"] * options["no_jobs"] + ["--regenerate"] * options["regenerate"]
+        command += ["--jobs", options["jobs"]] + ["--regenerate"] * options["regenerate"]
         env = {key: value for key, value in os.environ.items() if key != "REDIS_URL"}
         env.update(
             DATABASE_URL=url,
@@ -141,8 +153,9 @@ def measure(options):
         "related": measure_related(),
         "admin": measure_admin(options["runs"]),
     }
-    if not options["no_jobs"]:
-        result["jobs"] = measure_jobs(size, options["postgres_url"])
+    wanted = [name for name in options["jobs"].split(",") if name]
+    if wanted:
+        result["jobs"] = measure_jobs(size, options["postgres_url"], wanted)
     return result
 
 
@@ -271,7 +284,7 @@ def measure_admin(runs):
         "… language": listing + "?language__exact=en",
         "… state": listing + "?state=draft",
         "… translation behind": listing + "?sync=behind",
-        "… term warnings": listing + "?terms=warnings",
+        "… term warnings": listing + "?terms=with",
         "… search": listing + "?q=%E8%B0%83%E5%BA%A6",
         "change form": reverse("admin:blog_note_change", args=[note.pk]),
         "history": reverse("admin:blog_note_history", args=[note.pk]),
@@ -285,7 +298,7 @@ def measure_admin(runs):
     return rows
 
 
-def measure_jobs(size, postgres_url):
+def measure_jobs(size, postgres_url, wanted):
     """{job: [seconds, peak MB]}, each job ``manage.py`` in a process of its own."""
     folder = SCRATCH / f"biji-scale-jobs-{size}"
     shutil.rmtree(folder, ignore_errors=True)
@@ -302,32 +315,47 @@ def measure_jobs(size, postgres_url):
     restored = {**here, "DATABASE_URL": restored_url, "MEDIA_ROOT": str(folder / "media"),
                 "BIJI_PRIVATE_ROOT": str(folder / "private")}  # fmt: skip
     jobs = {
-        "re-render every note": (here, ["rerender"]),
-        "rebuild the search index": (here, ["rebuild_search_index"]),
-        "back up the site": (here, ["backup", str(folder / "backup")]),
-        "restore it into an empty database": (restored, ["restore", str(folder / "backup")]),
-        "export it as Markdown": (here, ["export_markdown", str(folder / "export")]),
+        "rerender": (here, ["rerender"]),
+        "index": (here, ["rebuild_search_index"]),
+        "backup": (here, ["backup", str(folder / "backup")]),
+        "restore": (restored, ["restore", str(folder / "backup")]),
+        "export": (here, ["export_markdown", str(folder / "export")]),
     }
+    if "restore" in wanted and "backup" not in wanted:
+        raise CommandError("The restore job restores the backup job's backup: run both.")
     rows = {}
-    for name, (env, args) in jobs.items():
-        rows[name] = run_job(env, args)
+    for name in JOBS:
+        if name in wanted:
+            env, args = jobs[name]
+            rows[JOBS[name]] = run_job(env, args)
     if "restored_" in restored_url:
         drop_postgres_database(postgres_url, restored_url.rsplit("/", 1)[1])
     shutil.rmtree(folder, ignore_errors=True)
     return rows
 
 
+# Started by a small launcher that reports its child's peak resident set: a process forked from
+# this one would report this one's (Linux carries the peak over fork and exec).
+LAUNCHER = """
+import os, subprocess, sys
+child = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL)
+_pid, status, usage = os.wait4(child.pid, 0)
+print(usage.ru_maxrss)
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+
+
 def run_job(env, args):
+    """``manage.py args``: [seconds, peak MB]."""
     started = time.perf_counter()
-    process = subprocess.Popen(  # noqa: S603 (our own command)
-        [sys.executable, "manage.py", *args],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    done = subprocess.run(  # noqa: S603 (our own command)
+        [sys.executable, "-c", LAUNCHER, sys.executable, "manage.py", *args],
+        cwd=ROOT, env=env, capture_output=True, text=True, check=False,
     )  # fmt: skip
-    _pid, status, usage = os.wait4(process.pid, 0)
     took = time.perf_counter() - started
-    if status:
-        raise CommandError(f"manage.py {' '.join(args)} failed: {process.stderr.read()[-3000:]}")
-    return [took, usage.ru_maxrss / 1024]
+    if done.returncode:
+        raise CommandError(f"manage.py {' '.join(args)} failed: {done.stderr[-3000:]}")
+    return [took, int(done.stdout.split()[-1]) / 1024]
 
 
 def drop_postgres_database(server_url, name):

@@ -5,6 +5,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from blog.models import Status, Tag
+from blog.models.translation_sync import in_a_pair
 from blog.text.cjk import has_cjk
 
 
@@ -60,12 +61,13 @@ class TranslationSyncFilter(admin.SimpleListFilter):
         ]
 
     def queryset(self, request, queryset):
+        # Pairs first, from the link's index: whether a note is behind is computed per row.
         if self.value() == "behind":
-            return queryset.filter(is_behind=True)
+            return queryset.filter(in_a_pair(), is_behind=True)
         if self.value() == "in-line":
-            return queryset.filter(is_behind=False, other_block_hashes__isnull=False)
+            return queryset.filter(in_a_pair(), is_behind=False)
         if self.value() == "none":
-            return queryset.filter(other_block_hashes__isnull=True)
+            return queryset.exclude(in_a_pair())
         return queryset
 
 
@@ -80,9 +82,9 @@ class TermWarningsFilter(admin.SimpleListFilter):
 
     def queryset(self, request, queryset):
         if self.value() == "with":
-            return queryset.filter(other_block_hashes__isnull=False, term_warnings__gt=0)
+            return queryset.filter(in_a_pair(), term_warnings__gt=0)
         if self.value() == "without":
-            return queryset.filter(other_block_hashes__isnull=False, term_warnings=0)
+            return queryset.filter(in_a_pair(), term_warnings=0)
         return queryset
 
 

@@ -1,0 +1,112 @@
+"""``{% date_drilldown cl %}``: the admin's date hierarchy (Django's ``{% date_hierarchy %}``, its
+template and links) with the years, months and days that hold rows found by probing each one
+through the date's index, instead of Django's minimum, maximum and ``DISTINCT`` over every row of
+the list (1.1 s of the note list's 1.2 s at 100,000 notes on SQLite). At most 31 small queries
+for a month's days, a dozen for a year's months, one per year of the blog."""
+
+import calendar
+from datetime import datetime
+
+from django import template
+from django.utils import formats, timezone
+from django.utils.text import capfirst
+from django.utils.translation import gettext as _
+
+register = template.Library()
+
+
+@register.inclusion_tag("admin/date_hierarchy.html")
+def date_drilldown(cl):
+    if not cl.date_hierarchy:
+        return {"show": False}
+    field = cl.date_hierarchy
+    names = {part: f"{field}__{part}" for part in ("year", "month", "day")}
+    chosen = {part: _number(cl.params.get(name)) for part, name in names.items()}
+    rows = cl.queryset.order_by()
+
+    def link(filters):
+        return cl.get_query_string(filters, [f"{field}__"])
+
+    def held(start, end):
+        return rows.filter(**{f"{field}__gte": start, f"{field}__lt": end}).exists()
+
+    year, month, day = chosen["year"], chosen["month"], chosen["day"]
+    if year and month and day:
+        date = datetime(year, month, day)
+        return {
+            "show": True,
+            "back": {
+                "link": link({names["year"]: year, names["month"]: month}),
+                "title": capfirst(formats.date_format(date, "YEAR_MONTH_FORMAT")),
+            },
+            "choices": [{"title": capfirst(formats.date_format(date, "MONTH_DAY_FORMAT"))}],
+        }
+    if year and month:
+        last = calendar.monthrange(year, month)[1]
+        days = [
+            d for d in range(1, last + 1) if held(_start(year, month, d), _next_day(year, month, d))
+        ]
+        return {
+            "show": True,
+            "back": {"link": link({names["year"]: year}), "title": str(year)},
+            "choices": [
+                {
+                    "link": link({names["year"]: year, names["month"]: month, names["day"]: d}),
+                    "title": capfirst(
+                        formats.date_format(datetime(year, month, d), "MONTH_DAY_FORMAT")
+                    ),
+                }
+                for d in days
+            ],
+        }
+    if year:
+        months = [m for m in range(1, 13) if held(_start(year, m), _start(*_next_month(year, m)))]
+        return {
+            "show": True,
+            "back": {"link": link({}), "title": _("All dates")},
+            "choices": [
+                {
+                    "link": link({names["year"]: year, names["month"]: m}),
+                    "title": capfirst(
+                        formats.date_format(datetime(year, m, 1), "YEAR_MONTH_FORMAT")
+                    ),
+                }
+                for m in months
+            ],
+        }
+    dated = rows.filter(**{f"{field}__isnull": False}).values_list(field, flat=True)
+    first, last = dated.order_by(field).first(), dated.order_by(f"-{field}").first()
+    if first is None:
+        return {"show": True, "back": None, "choices": []}
+    first, last = timezone.localtime(first), timezone.localtime(last)
+    years = [y for y in range(first.year, last.year + 1) if held(_start(y), _start(y + 1))]
+    return {
+        "show": True,
+        "back": None,
+        "choices": [{"link": link({names["year"]: str(y)}), "title": str(y)} for y in years],
+    }
+
+
+def _number(values):
+    """The first of a changelist parameter's values as a number, or None (a bad one included:
+    the changelist itself answers a bad lookup)."""
+    value = values[-1] if isinstance(values, list) and values else values
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _start(year, month=1, day=1):
+    """Midnight of that day in the current time zone, as the admin's lookups take it."""
+    return timezone.make_aware(datetime(year, month, day))
+
+
+def _next_month(year, month):
+    return (year + 1, 1) if month == 12 else (year, month + 1)
+
+
+def _next_day(year, month, day):
+    if day < calendar.monthrange(year, month)[1]:
+        return _start(year, month, day + 1)
+    return _start(*_next_month(year, month))

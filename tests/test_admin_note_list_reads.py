@@ -56,3 +56,27 @@ def test_a_bad_date_in_the_address_is_answered_not_an_error(staff_client):
     ):
         response = staff_client.get(LIST + query)
         assert response.status_code in (200, 302), query
+
+
+def listed(client, search):
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(LIST, {"q": search}, headers={"accept-language": "en"})
+    assert response.status_code == 200
+    page = BeautifulSoup(response.content, "html.parser")
+    titles = {a.get_text(strip=True) for a in page.select("#result_list tbody th a")}
+    return titles, [q["sql"] for q in queries]
+
+
+def test_the_search_box_finds_text_by_its_words_through_the_index(
+    staff_client, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):  # indexed after each save's commit
+        make_note(title="Warp scheduling notes", slug="warp-scheduling", body="关于调度器。")
+        make_draft(title="草稿", slug="draft-one", body="The scoreboard tracks **dependencies**.")
+        make_note(title="Unrelated", slug="unrelated", body="Nothing here.")
+    assert listed(staff_client, "sched")[0] == {"Warp scheduling notes"}  # a part of a title
+    assert listed(staff_client, "draft-o")[0] == {"草稿"}  # a part of a slug
+    assert listed(staff_client, "调度")[0] == {"Warp scheduling notes"}  # a word of the text
+    titles, queries = listed(staff_client, "dependencies")
+    assert titles == {"草稿"}  # drafts too
+    assert not [sql for sql in queries if '"body" LIKE' in sql or "body::text" in sql]

@@ -20,6 +20,7 @@ from blog.authoring.admin.filters import (
 from blog.authoring.admin.imports import import_markdown_view
 from blog.authoring.admin.note_actions import NoteActionsMixin
 from blog.authoring.admin.note_editor import EditorEndpointsMixin
+from blog.authoring.admin.note_search import NoteSearchMixin
 from blog.authoring.admin.note_translation import TranslationPairMixin
 from blog.authoring.forms import NoteForm, note_state_label
 from blog.authoring.history import RevisionAdminMixin
@@ -59,6 +60,7 @@ def term_warnings_line(note):
 
 @admin.register(Note)
 class NoteAdmin(
+    NoteSearchMixin,
     RendersAheadAdminMixin,
     RevisionAdminMixin,
     NoteActionsMixin,
@@ -85,7 +87,6 @@ class NoteAdmin(
         *(StateFilter, "language", "series", TagFilter, TranslationSyncFilter),
         *(TermWarningsFilter, EmailFilter),
     ]
-    search_fields = ["title", "slug", "summary", "body"]
     date_hierarchy = "published_at"
     autocomplete_fields = ["series", "translation"]
     list_select_related = ["series"]

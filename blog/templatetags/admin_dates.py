@@ -74,7 +74,11 @@ def date_drilldown(cl):
                 for m in months
             ],
         }
-    dated = rows.filter(**{f"{field}__isnull": False}).values_list(field, flat=True)
+    # The years of every row, from the ends of the date's index, then probed in the list: the
+    # ends of a filtered list were looked for along that index, row by row, and a filter that
+    # matches nothing (no note behind its translation) read the whole index.
+    dated = cl.model._default_manager.filter(**{f"{field}__isnull": False}).order_by()
+    dated = dated.values_list(field, flat=True)
     first, last = dated.order_by(field).first(), dated.order_by(f"-{field}").first()
     if first is None:
         return {"show": True, "back": None, "choices": []}

@@ -11,6 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
+from blog.templatetags import admin_dates
 from tests.factories import make_draft, make_note
 
 pytestmark = pytest.mark.django_db
@@ -31,7 +32,11 @@ def at(*args):
     return timezone.make_aware(datetime(*args, 12))
 
 
-def test_the_drilldown_offers_the_years_months_and_days_that_hold_notes(staff_client):
+@pytest.mark.parametrize("read_whole", [admin_dates.READ_WHOLE, 0], ids=["read", "probed"])
+def test_the_drilldown_offers_the_years_months_and_days_that_hold_notes(
+    staff_client, monkeypatch, read_whole
+):
+    monkeypatch.setattr(admin_dates, "READ_WHOLE", read_whole)
     make_note(title="a", published_ago=None, published_at=at(2023, 5, 1))
     make_note(title="b", published_ago=None, published_at=at(2025, 3, 14))
     make_note(title="c", published_ago=None, published_at=at(2025, 3, 20))

@@ -2,7 +2,8 @@
 template and links) with the years, months and days that hold rows found by probing each one
 through the date's index, instead of Django's minimum, maximum and ``DISTINCT`` over every row of
 the list (1.1 s of the note list's 1.2 s at 100,000 notes on SQLite). At most 31 small queries
-for a month's days, a dozen for a year's months, one per year of the blog."""
+for a month's days, a dozen for a year's months, one per year of the blog; one query for a list
+of at most :data:`READ_WHOLE` rows."""
 
 import calendar
 from datetime import datetime
@@ -13,6 +14,9 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
 register = template.Library()
+
+# A list of at most this many rows has its dates read at once rather than probed.
+READ_WHOLE = 2000
 
 
 @register.inclusion_tag("admin/date_hierarchy.html")
@@ -27,8 +31,19 @@ def date_drilldown(cl):
     def link(filters):
         return cl.get_query_string(filters, [f"{field}__"])
 
-    def held(start, end):
-        return rows.filter(**{f"{field}__gte": start, f"{field}__lt": end}).exists()
+    if cl.result_count <= READ_WHOLE:
+        # A narrow list (a filter, a search) is read whole, its dates only: probed year by
+        # year, the database walked each year's notes to find the few in it (0.8 s at 100,000
+        # notes on PostgreSQL for a filter that matched none).
+        dates = list(rows.exclude(**{f"{field}__isnull": True}).values_list(field, flat=True))
+
+        def held(start, end):
+            return any(start <= date < end for date in dates)
+
+    else:
+
+        def held(start, end):
+            return rows.filter(**{f"{field}__gte": start, f"{field}__lt": end}).exists()
 
     year, month, day = chosen["year"], chosen["month"], chosen["day"]
     if year and month and day:

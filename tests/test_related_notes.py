@@ -103,6 +103,10 @@ def test_what_a_query_reads_is_bounded_by_the_note_not_the_blog(client, monkeypa
         related.related_notes(subject, [gpu.pk, cuda.pk], exclude=set())
     assert len(queries) == 1
     assert queries[0]["sql"].count("LIMIT 3") == 2  # one bounded read per tag
+    monkeypatch.setattr(related, "MAX_TAGS", 1)
+    with CaptureQueriesContext(connection) as queries:
+        related.related_notes(subject, [gpu.pk, cuda.pk], exclude=set())
+    assert queries[0]["sql"].count("LIMIT 3") == 1  # and so many tags at most
 
 
 def test_both_queries_read_indexes_not_every_note(client):

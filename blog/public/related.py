@@ -3,8 +3,9 @@ blog at a cost bounded by the note's own tags, not by the number of notes.
 
 A note's candidates are the notes that share a tag or its series; each tag and the series offers
 its :data:`PER_GROUP` newest notes (every one below that), read from an index, so one query
-touches at most ``PER_GROUP`` rows per tag and for the series. Candidates are ranked by what
-they share (tags and the series, then glossary terms), then by date. Terms rank, they do not
+touches at most ``PER_GROUP`` rows for each of up to :data:`MAX_TAGS` tags and for the series.
+Candidates are ranked by what they share (tags and the series, then glossary terms), then by
+date. Terms rank, they do not
 find: a note sharing only terms is not offered, since a newly published note moves the parts of
 its tags and series, which the page depends on (docs/caching.md), but of no term.
 """
@@ -20,6 +21,9 @@ from blog.models.notes import in_interface, published_condition
 RELATED_LIMIT = 4
 # A tag and a series are the author's own grouping, each worth one point a note shares.
 PER_GROUP = 500
+# The tags looked through (the note's first by key): the admin sets no limit on a note's tags,
+# and each one costs a read of up to PER_GROUP rows.
+MAX_TAGS = 32
 # The best-scored candidates read as notes: most are published and in the reader's language
 # (drafts, scheduled notes and a pair's other version are a few in a hundred).
 CANDIDATES = 100
@@ -82,7 +86,7 @@ def _candidates(note, tag_ids, exclude):
             " ORDER BY content_object_id DESC LIMIT %s",
             [tag_id, PER_GROUP],
         )
-        for tag_id in sorted(tag_ids)
+        for tag_id in sorted(tag_ids)[:MAX_TAGS]
     ]
     if note.series_id is not None:
         groups.append(

@@ -29,8 +29,9 @@ from blog.porting.formats import FORMATS, HEXO, HUGO, JEKYLL
 from blog.porting.run import import_markdown
 from tests.factories import author_with, make_note
 from tests.imports import site_folder
-from tests.processes import manage, migrate, site_env
+from tests.processes import manage
 
+pytest_plugins = ["tests.backed_up_demo"]  # backed_up_demo: the demo's SQLite round trip
 pytestmark = pytest.mark.django_db
 
 GLOSSARY = "data/glossary.yaml"
@@ -353,13 +354,7 @@ def terms_in(env):
 
 
 @pytest.mark.slow
-def test_terms_survive_a_backup_and_restore(tmp_path):
-    source = site_env(f"sqlite:///{tmp_path / 'a.sqlite3'}", tmp_path / "media-a")
-    target = site_env(f"sqlite:///{tmp_path / 'b.sqlite3'}", tmp_path / "media-b")
-    migrate(source)
-    manage(source, "load_demo")
-    before = terms_in(source)
+def test_terms_survive_a_backup_and_restore(backed_up_demo):
+    before = terms_in(backed_up_demo.source)
     assert len(before["terms"]) >= 20 and before["uses"]
-    manage(source, "backup", str(tmp_path / "backup"))
-    manage(target, "restore", str(tmp_path / "backup"))
-    assert terms_in(target) == before
+    assert terms_in(backed_up_demo.target) == before

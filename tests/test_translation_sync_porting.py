@@ -20,8 +20,9 @@ from blog.porting.formats import FORMATS, HUGO
 from blog.porting.report_keys import explain_front_matter
 from blog.porting.run import import_markdown
 from tests.factories import make_note
-from tests.processes import manage, migrate, site_env
+from tests.processes import manage
 
+pytest_plugins = ["tests.backed_up_demo"]  # backed_up_demo: the demo's SQLite round trip
 pytestmark = pytest.mark.django_db
 
 ZH_BODY = "## 调度\n\n一个 warp 有 32 个线程。\n\n## 延迟\n\n换一个 warp 来隐藏延迟。\n"
@@ -277,15 +278,6 @@ def test_restoring_a_revision_brings_back_its_sync_state(pair):
 
 
 # Demo content, and one note's text changed after its translation: that translation is behind.
-SEED = """
-from django.core.management import call_command
-from blog.models import Note
-call_command("load_demo", verbosity=0)
-note = Note.objects.get(slug="cuda-warp-scheduling")
-note.body += "\\n补充一段：Hopper 的 warp 调度。\\n"
-note.save()
-"""
-
 STATE = """
 from blog.models import Note
 from blog.models.translation_sync import with_behind
@@ -296,13 +288,8 @@ for note in with_behind(Note.objects.order_by("slug")):
 
 
 @pytest.mark.slow
-def test_a_note_behind_before_a_backup_is_behind_after_the_restore(tmp_path):
-    source = site_env(f"sqlite:///{tmp_path / 'a.sqlite3'}", tmp_path / "media-a")
-    target = site_env(f"sqlite:///{tmp_path / 'b.sqlite3'}", tmp_path / "media-b")
-    migrate(source)
-    manage(source, "shell", "-c", SEED)
-    before = manage(source, "shell", "-c", STATE)
+def test_a_note_behind_before_a_backup_is_behind_after_the_restore(backed_up_demo):
+    """The demo's round trip (tests/backed_up_demo.py) edits the original of its pair first."""
+    before = manage(backed_up_demo.source, "shell", "-c", STATE)
     assert "cuda-warp-scheduling-en True " in before
-    manage(source, "backup", str(tmp_path / "backup"))
-    manage(target, "restore", str(tmp_path / "backup"))
-    assert manage(target, "shell", "-c", STATE) == before
+    assert manage(backed_up_demo.target, "shell", "-c", STATE) == before

@@ -7,7 +7,7 @@ the round trip's checks (pages and media byte for byte, the dump again, which no
 the glossary, a restore over content) share one. A test that changes a site works on a copy
 (:func:`copy_site`).
 
-A test module loads the fixture with ``pytest_plugins = ["tests.backed_up_demo"]``.
+tests/conftest.py loads it as a plugin (``pytest_plugins``), for every test module.
 """
 
 import difflib

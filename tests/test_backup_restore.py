@@ -19,7 +19,6 @@ import pytest
 from tests.backed_up_demo import assert_identical, copy_site, render, round_trip
 from tests.processes import manage, migrate, site_env
 
-pytest_plugins = ["tests.backed_up_demo"]  # backed_up_demo: the demo's SQLite round trip
 pytestmark = pytest.mark.slow
 
 

@@ -31,7 +31,6 @@ from tests.factories import author_with, make_note
 from tests.imports import site_folder
 from tests.processes import manage
 
-pytest_plugins = ["tests.backed_up_demo"]  # backed_up_demo: the demo's SQLite round trip
 pytestmark = pytest.mark.django_db
 
 GLOSSARY = "data/glossary.yaml"

@@ -22,7 +22,6 @@ from blog.porting.run import import_markdown
 from tests.factories import make_note
 from tests.processes import manage
 
-pytest_plugins = ["tests.backed_up_demo"]  # backed_up_demo: the demo's SQLite round trip
 pytestmark = pytest.mark.django_db
 
 ZH_BODY = "## 调度\n\n一个 warp 有 32 个线程。\n\n## 延迟\n\n换一个 warp 来隐藏延迟。\n"

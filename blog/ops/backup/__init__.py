@@ -2,7 +2,6 @@
 hostile backup, so a restore re-renders every HTML and leaves out unknown staff accounts."""
 
 import io
-import json
 import time
 from pathlib import Path
 
@@ -104,12 +103,11 @@ def restore(
             "The database is not empty (" + ", ".join(present[:6]) + "): restore into an "
             "empty database, or pass --force to replace its content."
         )
-    with open(data_file, encoding="utf-8") as stream:
-        data = json.load(stream)
     with transaction.atomic(using=using):
-        admitted = accounts.admit(data, using, with_accounts=with_accounts)
-        counts = portable.load(data, using, replace=bool(present), keep=accounts.account_labels())
-        del data  # the rows are in; rendering again reads them back in batches
+        plan = accounts.admit(data_file, using, with_accounts=with_accounts)
+        counts = portable.load(
+            data_file, using, plan=plan, replace=bool(present), keep=accounts.account_labels()
+        )
         media = files.restore_media(media_plan)  # before rendering: pictures look for them
         rendered, refused = rerender.render_all(using, progress)
     try:
@@ -124,7 +122,7 @@ def restore(
     return {
         "rows": counts,
         "media": media,
-        "accounts": admitted,
+        "accounts": plan.admitted,
         "rendered": rendered,
         "refused": refused,
         "staff": staff_users(using),

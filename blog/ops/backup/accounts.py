@@ -11,6 +11,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db import models
 
+from blog.ops.backup import dump_reader
 from blog.ops.backup.portable import RestoreError
 
 
@@ -37,10 +38,35 @@ def account_labels():
     return frozenset(model._meta.label_lower for model in account_models())
 
 
-def admit(data, using, *, with_accounts):
-    """Rewrite ``data`` (the decoded dump) in place so that loading it lets in only the
-    accounts the rules above admit, under primary keys free here. Returns :class:`Admitted`."""
-    entries = {entry["model"]: entry for entry in data["models"]}
+@dataclass
+class Plan:
+    """How a restore loads the dump (:mod:`blog.ops.backup.dump_reader`): the account models'
+    rows as admitted, every other row with its keys to accounts rewritten, and without the
+    rows that go with an account left out."""
+
+    admitted: Admitted
+    labels: list[str]  # every model of the dump, in its order
+    accounts: dict  # label → the account model's rows as admitted
+    mappings: dict  # account model → {the backup's primary key: the one here, or None}
+    dropped: dict  # model → primary keys of its rows that go with an account left out
+
+    def rows_of(self, entry, model):
+        """The rows of ``entry`` (a model of the dump) to load."""
+        if entry.model in account_labels():
+            return iter(self.accounts.get(entry.model, []))
+        return _rewritten(entry, model, self.mappings, self.dropped)
+
+
+def admit(path, using, *, with_accounts):
+    """Read the dump at ``path`` for its accounts and the rows that point at them; returns the
+    :class:`Plan` by which loading it lets in only the accounts the rules above admit, under
+    primary keys free here."""
+    labels, entries = [], {}
+    with open(path, "rb") as stream:
+        for entry in dump_reader.entries(stream):
+            labels.append(entry.model)
+            if entry.model in account_labels():
+                entries[entry.model] = {"fields": entry.fields, "rows": list(entry.rows)}
     user, group, *links = account_models()
     admitted = Admitted()
     matched = {
@@ -49,9 +75,9 @@ def admit(data, using, *, with_accounts):
     }
     for link in links:  # memberships and permissions: only of the accounts and groups let in
         _keep_links(entries.get(link._meta.label_lower), link, using, matched)
-    others = [entry for label, entry in entries.items() if label not in account_labels()]
-    _follow(others, {model: found.mapping for model, found in matched.items()})
-    return admitted
+    mappings = {model: found.mapping for model, found in matched.items()}
+    accounts = {label: entry["rows"] for label, entry in entries.items()}
+    return Plan(admitted, labels, accounts, mappings, _follow(path, mappings))
 
 
 @dataclass
@@ -67,7 +93,7 @@ def _match(entry, model, using, admitted, with_accounts):
         return matched
     name_field = getattr(model, "USERNAME_FIELD", "name")
     here = dict(model._base_manager.using(using).values_list(name_field, "pk"))
-    column = _columns(entry)
+    column = _columns(entry["fields"])
     pk, name = column[model._meta.pk.attname], column[name_field]
     taken = set(here.values())
     next_free = _first_free(taken, entry, pk)
@@ -101,8 +127,8 @@ def _privileged(row, column):
 _FLAGS = ("is_staff", "is_superuser")
 
 
-def _columns(entry):
-    return {name: index for index, name in enumerate(entry["fields"])}
+def _columns(fields):
+    return {name: index for index, name in enumerate(fields)}
 
 
 def _first_free(taken, entry, pk):
@@ -115,7 +141,7 @@ def _keep_links(entry, model, using, matched):
     here, each under its own key unless a row here holds it."""
     if entry is None:
         return
-    column = _columns(entry)
+    column = _columns(entry["fields"])
     pk = column[model._meta.pk.attname]
     ends = [
         (column[relation.attname], matched[relation.related_model])
@@ -135,49 +161,80 @@ def _keep_links(entry, model, using, matched):
     entry["rows"] = kept
 
 
-def _follow(entries, mappings):
-    """Point every other row at the accounts as they are here; a row that pointed at one
-    left out is changed as its ``on_delete`` says (and so on for rows that pointed at it)."""
-    while mappings:
-        dropped = {}
-        for entry in entries:
-            model = apps.get_model(entry["model"])
-            column = _columns(entry)
-            relations = [
-                (column[relation.attname], relation, mappings[relation.related_model])
-                for relation in model._meta.concrete_fields
-                if relation.is_relation
-                and (relation.many_to_one or relation.one_to_one)
-                and relation.related_model in mappings
-                and relation.attname in column
-            ]
-            if not relations:
-                continue
-            kept = []
-            for row in entry["rows"]:
-                if _points_on(row, relations):
-                    kept.append(row)
-                else:
-                    dropped.setdefault(model, {})[row[column[model._meta.pk.attname]]] = None
-            entry["rows"] = kept
-        mappings = dropped
+def _relations(model, column, models):
+    """(column index, relation) of each key of ``model`` (to one row) to one of ``models``."""
+    return [
+        (column[relation.attname], relation)
+        for relation in model._meta.concrete_fields
+        if relation.is_relation
+        and (relation.many_to_one or relation.one_to_one)
+        and relation.related_model in models
+        and relation.attname in column
+    ]
 
 
-def _points_on(row, relations):
-    """Rewrite ``row``'s keys through the mappings; False when it must go (CASCADE)."""
-    for index, relation, mapping in relations:
-        if row[index] not in mapping:
-            continue  # not an account the backup holds: the load's key check speaks
-        target = mapping[row[index]]
-        if target is not None:
-            row[index] = target
-        elif relation.remote_field.on_delete is models.CASCADE:
-            return False
-        elif relation.null and relation.remote_field.on_delete is models.SET_NULL:
-            row[index] = None
-        else:
+def _follow(path, mappings):
+    """The rows (model → primary keys) that go with an account left out, as their
+    ``on_delete`` says (and so on for rows that pointed at them): one more reading of the dump
+    for each step of such a chain, none when every account is let in."""
+    dropped = {}
+    gone = {
+        model: {pk for pk, here in mapping.items() if here is None}
+        for model, mapping in mappings.items()
+    }
+    gone = {model: keys for model, keys in gone.items() if keys}
+    while gone:
+        newly = {}
+        with open(path, "rb") as stream:
+            for entry in dump_reader.entries(stream):
+                if entry.model in account_labels():
+                    continue
+                model = apps.get_model(entry.model)
+                column = _columns(entry.fields)
+                relations = _relations(model, column, gone)
+                if not relations:
+                    continue
+                pk = column[model._meta.pk.attname]
+                before = dropped.get(model, set())
+                for row in entry.rows:
+                    if row[pk] not in before and _goes(row, relations, gone):
+                        newly.setdefault(model, set()).add(row[pk])
+        for model, keys in newly.items():
+            dropped.setdefault(model, set()).update(keys)
+        gone = newly
+    return dropped
+
+
+def _goes(row, relations, gone):
+    """Whether ``row`` goes with a row that went (CASCADE); a key that can be emptied is, at
+    load (:func:`_rewritten`); any other ``on_delete`` refuses the restore."""
+    for index, relation in relations:
+        if row[index] not in gone[relation.related_model]:
+            continue
+        if relation.remote_field.on_delete is models.CASCADE:
+            return True
+        if not (relation.null and relation.remote_field.on_delete is models.SET_NULL):
             raise RestoreError(
                 f"{relation.model._meta.label_lower}.{relation.name} points at an account "
                 "left out and cannot lose it: restore with --with-accounts."
             )
-    return True
+    return False
+
+
+def _rewritten(entry, model, mappings, dropped):
+    """``entry``'s rows pointing at the accounts as they are here, but those that go."""
+    column = _columns(entry.fields)
+    to_accounts = _relations(model, column, mappings)
+    to_dropped = _relations(model, column, dropped)
+    gone = dropped.get(model, set())
+    pk = column[model._meta.pk.attname]
+    for row in entry.rows:
+        if row[pk] in gone:
+            continue
+        for index, relation in to_accounts:
+            if row[index] in mappings[relation.related_model]:
+                row[index] = mappings[relation.related_model][row[index]]  # None: SET_NULL
+        for index, relation in to_dropped:
+            if row[index] in dropped[relation.related_model]:
+                row[index] = None  # a row that went with an account: SET_NULL (_goes)
+        yield row

@@ -14,6 +14,8 @@ from django.core.management.color import no_style
 from django.db import connections, models, transaction
 from django.utils.duration import duration_string
 
+from blog.ops.backup import dump_reader
+
 FORMAT = "biji-portable-1"
 
 SKIPPED_APPS = {"contenttypes", "sessions", "axes"}
@@ -130,15 +132,17 @@ def rows_present(using, ignore=frozenset()):
     ]
 
 
-def load(data, using, *, replace=False, keep=frozenset()):
-    """Insert the dumped rows into ``using`` in one transaction, primary keys as they were, foreign
-    keys checked at the end; ``replace`` empties the models first, but ``keep``. Signals are sent
-    with ``raw=True``."""
-    if data.get("format") != FORMAT:
-        raise RestoreError(f"Unknown dump format {data.get('format')!r}.")
+def load(path, using, *, plan, replace=False, keep=frozenset()):
+    """Insert the rows of the dump at ``path`` into ``using`` in one transaction, read one at a
+    time, as ``plan`` (:class:`blog.ops.backup.accounts.Plan`) gives them, primary keys as they
+    were, foreign keys checked at the end; ``replace`` empties the models first, but ``keep``.
+    Signals are sent with ``raw=True``."""
+    found = dump_reader.dump_format(path)
+    if found != FORMAT:
+        raise RestoreError(f"Unknown dump format {found!r}.")
     ContentType.objects.clear_cache()
     known = {model._meta.label_lower: model for model in dumped_models()}
-    unknown = [entry["model"] for entry in data["models"] if entry["model"] not in known]
+    unknown = [label for label in plan.labels if label not in known]
     if unknown:
         raise RestoreError(
             "The backup holds models this code does not know (run a newer biji?): "
@@ -146,42 +150,47 @@ def load(data, using, *, replace=False, keep=frozenset()):
         )
     connection = connections[using]
     counts = {}
-    with transaction.atomic(using=using):
+    with transaction.atomic(using=using), open(path, "rb") as stream:
         natural = _natural_lookup(using)
         with connection.constraint_checks_disabled():
             if replace:
                 emptied = [m for m in known.values() if m._meta.label_lower not in keep]
                 for model in [*_derived_models(), *reversed(emptied)]:
                     model._base_manager.using(using).all()._raw_delete(using)
-            for entry in data["models"]:
-                model = known[entry["model"]]
-                fields = {field.attname: field for field in _fields(model)}
-                missing = [name for name in entry["fields"] if name not in fields]
-                if missing:
-                    raise RestoreError(f"{entry['model']}: unknown fields {missing}.")
-                columns = [fields[name] for name in entry["fields"]]
-                targets = [_natural_target(field) for field in columns]
-                for values in entry["rows"]:
-                    kwargs = {}
-                    for field, target, value in zip(columns, targets, values, strict=True):
-                        if target and value is not None:
-                            try:
-                                value = natural[target][tuple(value)]
-                            except KeyError as error:
-                                raise RestoreError(
-                                    f"{entry['model']}: no {target} {value} here "
-                                    "(run migrate for every app first)."
-                                ) from error
-                        elif value is not None:
-                            value = field.to_python(value)
-                        kwargs[field.attname] = value
-                    obj = model(**kwargs)
-                    models.Model.save_base(obj, using=using, raw=True, force_insert=True)
-                counts[entry["model"]] = len(entry["rows"])
+            for entry in dump_reader.entries(stream):
+                model = known[entry.model]
+                counts[entry.model] = _insert(entry, model, plan, natural, using)
         tables = [model._meta.db_table for model in known.values()]
         connection.check_constraints(table_names=tables)
         _reset_sequences(connection, list(known.values()))
     return counts
+
+
+def _insert(entry, model, plan, natural, using):
+    fields = {field.attname: field for field in _fields(model)}
+    missing = [name for name in entry.fields if name not in fields]
+    if missing:
+        raise RestoreError(f"{entry.model}: unknown fields {missing}.")
+    columns = [fields[name] for name in entry.fields]
+    targets = [_natural_target(field) for field in columns]
+    count = 0
+    for values in plan.rows_of(entry, model):
+        kwargs = {}
+        for field, target, value in zip(columns, targets, values, strict=True):
+            if target and value is not None:
+                try:
+                    value = natural[target][tuple(value)]
+                except KeyError as error:
+                    raise RestoreError(
+                        f"{entry.model}: no {target} {value} here "
+                        "(run migrate for every app first)."
+                    ) from error
+            elif value is not None:
+                value = field.to_python(value)
+            kwargs[field.attname] = value
+        models.Model.save_base(model(**kwargs), using=using, raw=True, force_insert=True)
+        count += 1
+    return count
 
 
 def _derived_models():

@@ -25,7 +25,6 @@ MODULES = {
     "test_search_mixed_scripts", "test_migrations", "test_translation_sync",
     "test_backup_restore", "test_restore_hostile", "test_glossary_porting",
     "test_translation_sync_porting", "test_views_indexes", "test_glossary_pages",
-    "test_restore_streaming",
     "test_related_notes", "test_admin_note_list_reads",
     # what SQLite does not enforce
     "test_models", "test_dates_in_range", "test_admin_validation", "test_import_limits",

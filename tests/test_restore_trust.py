@@ -1,10 +1,10 @@
-"""What a restore takes from a backup, in process: which accounts it lets in and under which
-keys, and that every stored HTML of the dump is one it renders again.
+"""What a restore takes from a backup, in process: the dump read a row at a time, which accounts
+it lets in and under which keys, and that every stored HTML of the dump is one it renders
+again.
 
 The restore itself, run as the operator runs it, is in test_restore_hostile.py.
 """
 
-import io
 import json
 
 from django.contrib.admin.models import ADDITION, LogEntry
@@ -15,7 +15,8 @@ from django.utils import timezone
 from reversion.models import Revision
 
 from blog.models import Note
-from blog.ops.backup import accounts, portable, rerender
+from blog.ops.backup import accounts, dump_reader, portable, rerender
+from tests.factories import make_note, make_tag
 
 User = get_user_model()
 
@@ -30,9 +31,10 @@ def logged(user):
     )
 
 
-def backup_of_three_accounts():
-    """The dump of a site with a superuser, a staff account and one without rights (both in a
-    group), each with an admin log entry and a revision; then the site emptied of them."""
+def backup_of_three_accounts(folder):
+    """The dump (its path) of a site with a superuser, a staff account and one without rights
+    (both in a group), each with an admin log entry and a revision; then the site emptied of
+    them."""
     author = User.objects.create_user("author", is_staff=True, is_superuser=True)
     intruder = User.objects.create_user("intruder", is_staff=True)
     reader = User.objects.create_user("reader")
@@ -43,21 +45,41 @@ def backup_of_three_accounts():
     for user in (author, intruder, reader):
         logged(user)
         Revision.objects.create(user=user, date_created=timezone.now(), comment=user.username)
-    stream = io.StringIO()
-    portable.dump(stream, "default")
+    path = folder / "data.json"
+    with open(path, "w", encoding="utf-8") as stream:
+        portable.dump(stream, "default")
     User.objects.all().delete()
     Group.objects.all().delete()
-    return json.loads(stream.getvalue()), reader.pk
+    return path, reader.pk
 
 
-def restored(data, *, with_accounts=False):
-    admitted = accounts.admit(data, "default", with_accounts=with_accounts)
-    portable.load(data, "default", replace=True, keep=accounts.account_labels())
-    return admitted
+def restored(path, *, with_accounts=False):
+    plan = accounts.admit(path, "default", with_accounts=with_accounts)
+    portable.load(path, "default", plan=plan, replace=True, keep=accounts.account_labels())
+    return plan.admitted
 
 
-def test_accounts_are_matched_by_name_and_staff_not_here_left_out(db):
-    data, reader_pk = backup_of_three_accounts()
+def test_the_dump_is_read_back_a_row_at_a_time_as_it_was_written(db, tmp_path):
+    """A restore reads the dump a row at a time (blog/ops/backup/dump_reader.py), so that its
+    memory does not grow with the site: it reads what ``json.load`` of the whole file gives."""
+    make_note(
+        title="线程束 warp 调度",
+        body='## 同步\n\n`__syncwarp()` 与 "quotes" \\ 和 $x^2$\n\n```c\nint a = 1;\n```',
+        tags=[make_tag("Scheduling", "调度")],
+    )
+    path, _reader_pk = backup_of_three_accounts(tmp_path)
+    with open(path, "rb") as stream:
+        read = [
+            {"model": entry.model, "fields": entry.fields, "rows": list(entry.rows)}
+            for entry in dump_reader.entries(stream)
+        ]
+    assert dump_reader.dump_format(path) == portable.FORMAT
+    assert read == json.loads(path.read_text("utf-8"))["models"]
+    assert {"blog.note", "auth.user", "admin.logentry"} <= {e["model"] for e in read if e["rows"]}
+
+
+def test_accounts_are_matched_by_name_and_staff_not_here_left_out(db, tmp_path):
+    data, reader_pk = backup_of_three_accounts(tmp_path)
     mine = User.objects.create_user("author", password="made-here", is_staff=True)
     User.objects.create_user("ops", id=reader_pk)  # holds the key the reader had
 
@@ -85,8 +107,8 @@ def test_accounts_are_matched_by_name_and_staff_not_here_left_out(db):
     ]
 
 
-def test_with_accounts_the_backups_staff_come_in_as_they_were(db):
-    data, _reader_pk = backup_of_three_accounts()
+def test_with_accounts_the_backups_staff_come_in_as_they_were(db, tmp_path):
+    data, _reader_pk = backup_of_three_accounts(tmp_path)
 
     admitted = restored(data, with_accounts=True)
 

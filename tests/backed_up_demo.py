@@ -13,14 +13,13 @@ tests/conftest.py loads it as a plugin (``pytest_plugins``), for every test modu
 import difflib
 import json
 import shutil
-import sqlite3
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from tests.processes import manage, migrate, site_env
+from tests.processes import copy_sqlite, manage, migrate, site_env
 
 PAGES = [
     "/",
@@ -131,13 +130,7 @@ def copy_site(env, folder):
     """A copy of the SQLite site of ``env`` (its database and media) in ``folder``."""
     folder.mkdir(parents=True, exist_ok=True)
     database = folder / "db.sqlite3"
-    source = sqlite3.connect(env["DATABASE_URL"].removeprefix("sqlite:///"))
-    copy = sqlite3.connect(database)
-    try:
-        source.backup(copy)
-    finally:
-        copy.close()
-        source.close()
+    copy_sqlite(env["DATABASE_URL"].removeprefix("sqlite:///"), database)
     shutil.copytree(env["MEDIA_ROOT"], folder / "media")
     return site_env(f"sqlite:///{database}", folder / "media")
 

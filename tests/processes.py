@@ -77,12 +77,16 @@ def migrate(env):
         template = folder / "db.sqlite3"
         manage(site_env(f"sqlite:///{template}", folder / "media"), "migrate", "--noinput")
         _migrated_template = template
-    target = Path(url.removeprefix("sqlite:///"))
-    source = sqlite3.connect(_migrated_template)
-    copy = sqlite3.connect(target)
+    copy_sqlite(_migrated_template, Path(url.removeprefix("sqlite:///")))
+
+
+def copy_sqlite(source, target):
+    """A copy of the SQLite database file ``source`` at ``target`` (SQLite's backup API: a
+    consistent copy even while another process writes)."""
+    reading, writing = sqlite3.connect(source), sqlite3.connect(target)
     try:
-        source.backup(copy)
+        reading.backup(writing)
     finally:
-        copy.close()
-        source.close()
-    target.chmod(0o600)  # as the site makes its database file (config/settings.py)
+        writing.close()
+        reading.close()
+    Path(target).chmod(0o600)  # as the site makes its database file (config/settings.py)

@@ -14,7 +14,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from blog.caching import version as content_version
-from blog.ops.backup import accounts, files, portable, postgres, rerender, sqlite
+from blog.ops.backup import accounts, dump_reader, files, portable, postgres, rerender, sqlite
 from blog.ops.backup.files import ManifestError
 from blog.ops.backup.portable import RestoreError
 from blog.ops.backup.snapshot import read_snapshot
@@ -104,10 +104,15 @@ def restore(
             "empty database, or pass --force to replace its content."
         )
     with transaction.atomic(using=using):
-        plan = accounts.admit(data_file, using, with_accounts=with_accounts)
-        counts = portable.load(
-            data_file, using, plan=plan, replace=bool(present), keep=accounts.account_labels()
-        )
+        try:
+            plan = accounts.admit(data_file, using, with_accounts=with_accounts)
+            counts = portable.load(
+                data_file, using, plan=plan, replace=bool(present), keep=accounts.account_labels()
+            )
+        except dump_reader.DumpError as error:  # the transaction takes back what was loaded
+            raise RestoreError(
+                f"The backup's data.json cannot be read ({error}): nothing was restored."
+            ) from error
         media = files.restore_media(media_plan)  # before rendering: pictures look for them
         rendered, refused = rerender.render_all(using, progress)
     try:

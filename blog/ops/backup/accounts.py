@@ -189,7 +189,10 @@ def _follow(path, mappings):
             for entry in dump_reader.entries(stream):
                 if entry.model in account_labels():
                     continue
-                model = apps.get_model(entry.model)
+                try:
+                    model = apps.get_model(entry.model)
+                except LookupError:
+                    continue  # a model unknown here: the load refuses the backup, naming it
                 column = _columns(entry.fields)
                 relations = _relations(model, column, gone)
                 if not relations:

@@ -31,7 +31,7 @@ class Entry:
 def dump_format(path) -> str | None:
     """The dump's ``format``, read from the first bytes only."""
     with open(path, "rb") as stream:
-        for prefix, event, value in ijson.parse(stream):
+        for prefix, event, value in _parsed(stream):
             if prefix == "format" and event == "string":
                 return value
             if prefix == "models":
@@ -41,11 +41,19 @@ def dump_format(path) -> str | None:
 
 def entries(stream) -> Iterator[Entry]:
     """The dump's models in the order written. Floats come back as floats and integers as
-    integers, as ``json.load`` gives them."""
-    events = ijson.parse(stream, use_float=True)
+    integers, as ``json.load`` gives them. A file that is not JSON raises :class:`DumpError`
+    where it stops being JSON."""
+    events = _parsed(stream)
     for prefix, event, _value in events:
         if (prefix, event) == ("models.item", "start_map"):
             yield _entry(events)
+
+
+def _parsed(stream):
+    try:
+        yield from ijson.parse(stream, use_float=True)
+    except ijson.JSONError as error:
+        raise DumpError(f"not JSON: {error}") from error
 
 
 def _entry(events) -> Entry:

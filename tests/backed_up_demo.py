@@ -1,5 +1,6 @@
 """The demo blog backed up with ``manage.py backup`` and restored with ``manage.py restore`` into
-a second site, once per test process, for every test of what a round trip keeps.
+a second site, once per test session (the first pytest-xdist worker to need it makes it, the
+others wait for it and read it), for every test of what a round trip keeps.
 
 Each site is its own SQLite file and media folder, used through ``manage.py`` in fresh
 processes (tests/processes.py). Backing up, restoring and rendering a site costs ~10 s of CPU;
@@ -11,10 +12,11 @@ tests/conftest.py loads it as a plugin (``pytest_plugins``), for every test modu
 """
 
 import difflib
+import fcntl
 import json
 import shutil
 import uuid
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import pytest
@@ -118,12 +120,25 @@ def round_trip(folder, source_url, target_url):
 
 
 @pytest.fixture(scope="session")
-def backed_up_demo(tmp_path_factory):
+def backed_up_demo(request, tmp_path_factory):
     """The demo's round trip between two SQLite sites. Read-only: copy a site to change it."""
-    folder = tmp_path_factory.mktemp("backed-up-demo")
-    return round_trip(
-        folder, f"sqlite:///{folder / 'a.sqlite3'}", f"sqlite:///{folder / 'b.sqlite3'}"
-    )
+    shared = tmp_path_factory.getbasetemp()
+    if hasattr(request.config, "workerinput"):  # a worker's folder is inside the session's
+        shared = shared.parent
+    folder = shared / "backed-up-demo"
+    with open(shared / "backed-up-demo.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        made = folder / "round-trip.json"
+        if made.exists():
+            trip = json.loads(made.read_text("utf-8"))
+            return RoundTrip(**{**trip, "backup": Path(trip["backup"])})
+        shutil.rmtree(folder, ignore_errors=True)  # a worker that failed half-way
+        folder.mkdir()
+        trip = round_trip(
+            folder, f"sqlite:///{folder / 'a.sqlite3'}", f"sqlite:///{folder / 'b.sqlite3'}"
+        )
+        made.write_text(json.dumps({**asdict(trip), "backup": str(trip.backup)}), "utf-8")
+        return trip
 
 
 def copy_site(env, folder):

@@ -3,10 +3,10 @@ a minute and no retry for :data:`RETRY_AFTER` seconds (pair with a short ``socke
 """
 
 import logging
+import sys
 import threading
 import time
 
-import redis.exceptions
 from django.core.cache import caches
 
 logger = logging.getLogger(__name__)
@@ -20,14 +20,18 @@ _MISSING = object()
 # What a cache outage raises: sockets, and redis-py's own (a dependency); ConnectionError and
 # TimeoutError with their subclasses (BusyLoadingError...), plus ResponseError (a server refusing
 # writes: OOM, MISCONF when it cannot save).
-CACHE_ERRORS = (
-    OSError,
-    ConnectionError,
-    TimeoutError,
-    redis.exceptions.ConnectionError,
-    redis.exceptions.TimeoutError,
-    redis.exceptions.ResponseError,
-)
+_SOCKET_ERRORS = (OSError, ConnectionError, TimeoutError)
+
+
+def cache_errors() -> tuple[type[Exception], ...]:
+    """The exceptions that mean the cache is out, for ``except cache_errors()`` (evaluated only
+    when something was raised). redis-py's are among them once the process has loaded it, which
+    Django's Redis cache does on its first use: a process on another cache never loads the
+    client (~0.1 s of every start of manage.py or a worker)."""
+    redis = sys.modules.get("redis.exceptions")
+    if redis is None:
+        return _SOCKET_ERRORS
+    return (*_SOCKET_ERRORS, redis.ConnectionError, redis.TimeoutError, redis.ResponseError)
 
 
 class _Breaker:
@@ -81,7 +85,7 @@ def _call(alias, operation, default, *args, **kwargs):
         return default
     try:
         return getattr(caches[alias], operation)(*args, **kwargs)
-    except CACHE_ERRORS as error:
+    except cache_errors() as error:
         _breaker.trip(alias, operation, error)
         return default
 

@@ -15,7 +15,6 @@ from django.urls import reverse
 from django.utils import translation
 
 from blog.mail.email_html import code_css, email_html
-from blog.mail.plain_text import html_to_text
 from blog.mail.urls_for import subscribe_url, unsubscribe_url
 from blog.models import SiteSettings, Subscriber
 from blog.rendering.feed_html import feed_html
@@ -46,6 +45,10 @@ class NoteEmail:
                 "unsubscribe_url": UNSUBSCRIBE,
             }
             self.html = _INLINER.inline(render_to_string("email/note.html", context))
+            # Imported here: its converter (markdownify, Beautiful Soup) costs every process
+            # that sends no email ~50 ms to start.
+            from blog.mail.plain_text import html_to_text
+
             context["body"] = html_to_text(feed_html(note.body_html, self.url))
             self.text = render_to_string("email/note.txt", context)
         self.subject = strip_explicit_bidi(note.title)  # no override reverses the inbox line

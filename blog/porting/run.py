@@ -11,7 +11,7 @@ import yaml
 from django.utils.translation import gettext_lazy as _
 
 from blog.porting import dry_run as dry_runs
-from blog.porting import glossary_file, markdown_import, wordpress
+from blog.porting import glossary_file, markdown_import
 from blog.porting.frontmatter import FrontMatterError
 from blog.porting.importer import Importer
 from blog.porting.limits import MAX_FILES, Deadline
@@ -150,6 +150,10 @@ def import_wordpress(
 
 
 def _import_wordpress(path, media, *, dry_run, progress_stream, user, deadline):
+    # Imported here: its HTML converter (markdownify, Beautiful Soup) costs every process that
+    # never reads a WordPress export ~50 ms to start.
+    from blog.porting import wordpress
+
     path = Path(path)
     report = Report(dry_run=dry_run)
     records = wordpress.read_export(path, Path(media) if media else None, report)

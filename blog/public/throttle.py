@@ -7,7 +7,7 @@ import logging
 
 from django.core.cache import caches
 
-from blog.caching.store import CACHE_ERRORS
+from blog.caching.store import cache_errors
 
 logger = logging.getLogger(__name__)
 
@@ -29,7 +29,7 @@ def allow(scope, who, limit, window) -> bool:
         except ValueError:  # expired or evicted since add(): this request starts a window
             cache.set(key, 1, timeout=window)
             count = 1
-    except CACHE_ERRORS as error:
+    except cache_errors() as error:
         logger.warning("Throttle %s not counted: the cache is unavailable (%s).", scope, error)
         return True
     return count <= limit

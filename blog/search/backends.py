@@ -5,9 +5,8 @@ with uncorrelated ``IN`` subqueries."""
 from __future__ import annotations
 
 import operator
-from functools import reduce
+from functools import cache, reduce
 
-from django.contrib.postgres.fields import ArrayField
 from django.db import NotSupportedError
 from django.db.models import Case, Func, Q, TextField, Value, When
 from django.db.models.functions import StrIndex
@@ -171,7 +170,13 @@ class SQLiteBackend(SearchBackend):
         return _any(conditions)
 
 
-_UNITS = ArrayField(TextField())
+@cache
+def _units_field():
+    # Imported when first needed: django.contrib.postgres loads psycopg, ~60 ms of every start
+    # of a process (manage.py, a worker) on a site that does not use PostgreSQL.
+    from django.contrib.postgres.fields import ArrayField
+
+    return ArrayField(TextField())
 
 
 class _Units(Func):
@@ -179,11 +184,11 @@ class _Units(Func):
     (declared costly, so the planner reads the index rather than split every document)."""
 
     function = "biji_search_units"
-    output_field = _UNITS
 
 
 def _units_have(units) -> Q:
-    return Q(_UNITS.get_lookup("contains")(_Units("grams"), list(units)))
+    units_of = _Units("grams", output_field=_units_field())
+    return Q(_units_field().get_lookup("contains")(units_of, list(units)))
 
 
 class PostgreSQLBackend(SearchBackend):

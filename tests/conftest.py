@@ -321,6 +321,16 @@ def pytest_itemcollected(item):
 def pytest_collection_modifyitems(config, items):
     backend_guard.check_collected(items)
     shared_data.order_items(items)
+    _slow_first(items)
+
+
+def _slow_first(items):
+    """The modules holding tests marked ``slow`` (processes, seconds each) before the others,
+    so that a run on two workers does not end with one of them on a 10-second test while the
+    other core idles. Whole modules move, in their own order: module-scoped fixtures and module
+    data (tests/shared_data.py) are set up once."""
+    slow = {item.module for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.module not in slow)
 
 
 def pytest_runtest_setup(item):

@@ -329,8 +329,8 @@ def _slow_first(items):
     so that a run on two workers does not end with one of them on a 10-second test while the
     other core idles. Whole modules move, in their own order: module-scoped fixtures and module
     data (tests/shared_data.py) are set up once."""
-    slow = {item.module for item in items if item.get_closest_marker("slow")}
-    items.sort(key=lambda item: item.module not in slow)
+    slow = {getattr(item, "module", None) for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: getattr(item, "module", None) not in slow)
 
 
 def pytest_runtest_setup(item):

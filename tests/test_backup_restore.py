@@ -2,7 +2,7 @@
 
 The demo is seeded into a site of its own (a SQLite file), its public pages rendered, backed
 up, restored into a new empty database (``--with-accounts``: a backup biji made, accounts
-included) and rendered again: once per test process into SQLite (tests/backed_up_demo.py), and
+included) and rendered again: once per test session into SQLite (tests/backed_up_demo.py), and
 on PostgreSQL runs into PostgreSQL through the portable dump, then from there into another
 PostgreSQL database through its native dump (throwaway databases, dropped when the run ends).
 The restore renders every stored HTML again from its Markdown, so the same pages also say that

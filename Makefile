@@ -155,10 +155,11 @@ superuser: setup
 browser-deps:
 	@bash scripts/install-browser-deps.sh
 
-# What the tests need: the virtualenv (pip) at the same time as the Debian and npm packages
-# and the services, which come one after the other (apt-get holds one lock at a time).
+# What the tests need: the virtualenv (pip), then the lint, at the same time as the Debian and
+# npm packages and the services, which come one after the other (apt-get holds one lock at a
+# time). The lint is checked while packages download, not after.
 test-deps:
-	@$(MAKE) --no-print-directory -j2 setup system-deps
+	@$(MAKE) --no-print-directory --output-sync=target -j2 lint system-deps
 
 system-deps:
 	@bash scripts/install-browser-deps.sh
@@ -186,8 +187,8 @@ lint: $(VENV)/.installed
 	$(VENV)/bin/djhtml --check $(TEMPLATE_DIRS)
 	$(VENV)/bin/lint-imports --no-cache
 
-# Every test once, and those whose outcome can depend on the engine or the cache twice: lint;
-# then at the same time every non-browser test on SQLite (the tests that start their own
+# Every test once, and those whose outcome can depend on the engine or the cache twice: lint
+# (test-deps); then at the same time every non-browser test on SQLite (the tests that start their own
 # processes among them) and the browser tests but Lighthouse, which mostly waits for the
 # browser; then the tests marked `engine` (tests/engine_tests.py gives the mark by rule) on
 # PostgreSQL with the Redis cache, and beside them Lighthouse, which alone leaves a core idle
@@ -195,7 +196,7 @@ lint: $(VENV)/.installed
 # tests/browser/test_lighthouse.py). The database runs do not overlap: both are bound by the
 # two cores. Each run's output is printed whole when it ends; every run runs, and the gate
 # fails if any did.
-test: test-deps lint
+test: test-deps
 	@failed=0; \
 	$(MAKE) --no-print-directory --output-sync=target --keep-going -j2 \
 		test-sqlite test-browser-pages || failed=1; \

@@ -14,12 +14,7 @@ command -v npm >/dev/null || need+=(npm)
 command -v java >/dev/null || need+=(default-jre-headless)
 command -v newsboat >/dev/null || need+=(newsboat)
 command -v tmux >/dev/null || need+=(tmux)
-if [ ${#need[@]} -gt 0 ]; then
-  echo "installing Debian packages: ${need[*]}"
-  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
-fi
+bash scripts/apt-install.sh "${need[@]+"${need[@]}"}"
 
 # Again whenever the lock changed since the last install (npm keeps a copy of what it
 # installed in node_modules/.package-lock.json; -nt is also true when that copy is missing).

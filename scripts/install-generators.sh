@@ -12,12 +12,7 @@ command -v jekyll >/dev/null || need+=(jekyll)
 dpkg-query -W -f='${Status}' ruby-jekyll-polyglot 2>/dev/null | grep "ok installed" >/dev/null \
   || need+=(ruby-jekyll-polyglot)
 command -v npm >/dev/null || need+=(npm)
-if [ ${#need[@]} -gt 0 ]; then
-  echo "installing Debian packages: ${need[*]}"
-  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
-fi
+bash scripts/apt-install.sh "${need[@]+"${need[@]}"}"
 
 # Again whenever the lock changed since the last install (as scripts/install-browser-deps.sh).
 if [ ! -f node_modules/hexo/package.json ] || [ ! -f node_modules/hexo-renderer-marked/package.json ] \

@@ -18,7 +18,9 @@ database measures, in process through Django's test client with the embedded cac
 - the admin's note list (first page, each filter, a search), a note's change form, its history;
 - jobs, each as ``manage.py`` in a process of its own, with its time and peak memory (the
   largest resident set): re-render every note, rebuild the search index, back up the site,
-  restore it into an empty database, export it as Markdown.
+  restore it into an empty database, export it as Markdown, import 5,000 of its files (one
+  run at the import's limit) into another, change a glossary term that ~10% of the notes use
+  (the re-render it queues, run by ``db_worker --batch``), draw 1,000 notes' share cards.
 
 Then one table per engine, sizes side by side, with the machine, the date and the load average.
 Not a test: the figures depend on the machine and on what else it runs. A database holding
@@ -57,7 +59,14 @@ JOBS = {
     "backup": "back up the site",
     "restore": "restore it into an empty database",
     "export": "export it as Markdown",
+    "import": "import 5,000 exported files",
+    "glossary": "edit a term ~10% of notes use",
+    "cards": "draw 1,000 notes' cards",
 }
+# Terms whose notes the glossary job may re-render: those of the notes' own vocabulary.
+GLOSSARY_CANDIDATES = 30
+# The share cards of this many published notes (the oldest), drawn into an empty media folder.
+CARD_SAMPLE = 1_000
 
 
 class Command(BaseCommand):
@@ -299,19 +308,15 @@ def measure_admin(runs):
 
 
 def measure_jobs(size, postgres_url, wanted):
-    """{job: [seconds, peak MB]}, each job ``manage.py`` in a process of its own."""
+    """{job: [seconds, peak MB, what it printed last]}, each job ``manage.py`` in a process of
+    its own."""
+    from blog.porting import limits
+
     folder = SCRATCH / f"biji-scale-jobs-{size}"
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir()
     here = dict(os.environ)
-    if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
-        target = folder / "restored.sqlite3"
-        restored_url = f"sqlite:///{target}"
-    else:
-        name = f"biji_scale_restored_{size}"
-        drop_postgres_database(postgres_url, name)
-        create_postgres_database(postgres_url, name)
-        restored_url = postgres_url.rsplit("/", 1)[0] + f"/{name}"
+    restored_url = other_database(postgres_url, size, folder, "restored")
     restored = {**here, "DATABASE_URL": restored_url, "MEDIA_ROOT": str(folder / "media"),
                 "BIJI_PRIVATE_ROOT": str(folder / "private")}  # fmt: skip
     jobs = {
@@ -321,32 +326,118 @@ def measure_jobs(size, postgres_url, wanted):
         "restore": (restored, ["restore", str(folder / "backup")]),
         "export": (here, ["export_markdown", str(folder / "export")]),
     }
+    if "glossary" in wanted:
+        jobs["glossary"] = (here, ["shell", "-c", GLOSSARY_JOB % {"slug": term_used_by_a_tenth()}])
+    if "cards" in wanted:
+        cards = {**here, "MEDIA_ROOT": str(folder / "card-media")}
+        jobs["cards"] = (cards, ["shell", "-c", CARDS_JOB % {"count": CARD_SAMPLE}])
+    if "import" in wanted:
+        imported_url = other_database(postgres_url, size, folder, "imported")
+        imported = {**here, "DATABASE_URL": imported_url, "MEDIA_ROOT": str(folder / "imported")}
+        run_job(imported, ["migrate", "--verbosity", "0"])
+        jobs["import"] = (imported, ["import_markdown", str(folder / "to-import")])
     if "restore" in wanted and "backup" not in wanted:
         raise CommandError("The restore job restores the backup job's backup: run both.")
+    if "import" in wanted and "export" not in wanted:
+        raise CommandError("The import job imports the export job's files: run both.")
     rows = {}
     for name in JOBS:
         if name in wanted:
+            if name == "import":
+                pick_files(folder / "export", folder / "to-import", limits.MAX_FILES)
             env, args = jobs[name]
             rows[JOBS[name]] = run_job(env, args)
-    if "restored_" in restored_url:
-        drop_postgres_database(postgres_url, restored_url.rsplit("/", 1)[1])
+    for url in (restored_url, jobs.get("import", ({}, ()))[0].get("DATABASE_URL", "")):
+        if url.startswith("postgres"):
+            drop_postgres_database(postgres_url, url.rsplit("/", 1)[1])
     shutil.rmtree(folder, ignore_errors=True)
     return rows
+
+
+def other_database(postgres_url, size, folder, purpose):
+    """An empty database beside the measured one, on the same engine: its URL."""
+    if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+        return f"sqlite:///{folder / f'{purpose}.sqlite3'}"
+    name = f"biji_scale_{purpose}_{size}"
+    drop_postgres_database(postgres_url, name)
+    create_postgres_database(postgres_url, name)
+    return postgres_url.rsplit("/", 1)[0] + f"/{name}"
+
+
+def pick_files(export, target, count):
+    """The export's first ``count`` Markdown files (by path), linked into ``target`` as they lie:
+    one import run at the import's limit."""
+    files = sorted(path for path in export.rglob("*.md") if path.is_file())[:count]
+    for path in files:
+        link = target / path.relative_to(export)
+        link.parent.mkdir(parents=True, exist_ok=True)
+        os.link(path, link)
+
+
+def term_used_by_a_tenth():
+    """The slug of the glossary term (of the notes' own vocabulary) whose forms are in the
+    number of notes nearest a tenth of them: what its change re-renders."""
+    from django.db.models import Q
+
+    from benchmarks import data
+    from blog.models import Note, Term
+
+    tenth = Note.objects.count() / 10
+    terms = Term.objects.filter(slug__startswith=data.SLUG_PREFIX).order_by("pk")
+    best = None
+    for term in terms[:GLOSSARY_CANDIDATES]:
+        holds = Q()
+        for form in term.all_forms():
+            holds |= Q(plain_text__icontains=form)
+        distance = abs(Note.objects.filter(holds).count() - tenth)
+        if best is None or distance < best[0]:
+            best = (distance, term.slug)
+    return best[1]
+
+
+# An edit of the term's English definition (which its marks in notes carry), then the re-render
+# it queued, run as the background runner does; prints the notes rendered again.
+GLOSSARY_JOB = """
+from django.core.management import call_command
+from django_tasks_db.models import DBTaskResult
+from blog.models import Term
+term = Term.objects.get(slug=%(slug)r)
+definition = term.definition_en
+term.definition_en = definition[:-1] if definition.endswith("·") else definition + "·"
+term.save()
+call_command("db_worker", "--batch", "--no-startup-delay", verbosity=0)
+print(DBTaskResult.objects.order_by("-enqueued_at").values_list("return_value", flat=True)[0])
+"""
+
+# The cards of the oldest published notes, as the background runner draws one; prints how many.
+CARDS_JOB = """
+from blog.images.card_fonts import card_fonts
+from blog.images.card_store import CardKeeper
+from blog.models import Note, SiteSettings
+fonts = card_fonts()
+assert fonts is not None, "no font draws Chinese: bash scripts/install-fonts.sh"
+keeper, site = CardKeeper(fonts), SiteSettings.load()
+for note in Note.objects.published().select_related("series").order_by("pk")[:%(count)d]:
+    keeper.note(note, site)
+print(len(keeper.made))
+"""
 
 
 # Started by a small launcher that reports its child's peak resident set: a process forked from
 # this one would report this one's (Linux carries the peak over fork and exec).
 LAUNCHER = """
 import os, subprocess, sys
-child = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL)
+child = subprocess.Popen(sys.argv[1:], stdout=subprocess.PIPE, text=True)
+said = [line.strip() for line in child.stdout if line.strip()]
 _pid, status, usage = os.wait4(child.pid, 0)
+print(said[-1] if said else "")
 print(usage.ru_maxrss)
 sys.exit(os.waitstatus_to_exitcode(status))
 """
 
 
 def run_job(env, args):
-    """``manage.py args``: [seconds, peak MB]."""
+    """``manage.py args``: [seconds, peak MB, the last line it printed]."""
     started = time.perf_counter()
     done = subprocess.run(  # noqa: S603 (our own command)
         [sys.executable, "-c", LAUNCHER, sys.executable, "manage.py", *args],
@@ -355,7 +446,8 @@ def run_job(env, args):
     took = time.perf_counter() - started
     if done.returncode:
         raise CommandError(f"manage.py {' '.join(args)} failed: {done.stderr[-3000:]}")
-    return [took, int(done.stdout.split()[-1]) / 1024]
+    *said, peak = done.stdout.splitlines()
+    return [took, int(peak) / 1024, said[-1] if said else ""]
 
 
 def drop_postgres_database(server_url, name):
@@ -401,8 +493,13 @@ def report(engine, sizes, results, options):
     for name in results[sizes[0]]["admin"]:
         row(f"admin {name} (ms)", lambda r, n=name: f"{r['admin'][n]:.0f}")
     for name in results[sizes[0]].get("jobs", {}):
-        row(f"{name} (s, peak MB)", lambda r, n=name: "{:.0f} s, {:.0f} MB".format(*r["jobs"][n]))
+        row(f"{name} (s, peak MB)", lambda r, n=name: job_cell(*r["jobs"][n]))
     return "\n".join(lines) + "\n"
+
+
+def job_cell(seconds, peak_mb, said=""):
+    counted = f" ({said} rendered)" if said.isdigit() else ""
+    return f"{seconds:.0f} s, {peak_mb:.0f} MB{counted}"
 
 
 def _cpu_name():

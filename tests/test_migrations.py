@@ -4,6 +4,7 @@ computes is a frozen copy (blog/migrations/0012, 0014)."""
 
 import ast
 import importlib
+from datetime import timedelta
 from io import StringIO
 from pathlib import Path
 from types import SimpleNamespace
@@ -114,3 +115,31 @@ def test_0014_hashes_every_note_and_puts_pairs_in_line_leaving_their_blocks_to_r
     assert original.synced_hashes == translation.block_hashes
     assert translation.synced_hashes == original.block_hashes
     assert alone.synced_hashes == ""
+
+
+@pytest.mark.django_db
+def test_0023_keys_every_search_document_as_the_index_does():
+    from datetime import UTC, datetime
+
+    from blog.models import SearchDocument, Status
+    from blog.search.index import reindex_notes
+    from blog.search.order import order_key
+
+    notes = [
+        make_note(slug="published"),
+        make_note(slug="scheduled", published_ago=-timedelta(days=3)),
+        make_note(slug="draft", status=Status.DRAFT, published_ago=None),
+        make_note(slug="ancient", published_at=datetime(1, 1, 1, tzinfo=UTC)),
+        make_note(slug="far", published_at=datetime(9999, 12, 31, tzinfo=UTC)),
+    ]
+    reindex_notes([note.pk for note in notes])  # after the commit, outside a test's transaction
+    documents = SearchDocument.objects.filter(note__in=notes)
+    documents.update(order_key=None)
+    migration = importlib.import_module("blog.migrations.0023_search_order_key")
+    with connection.cursor() as cursor:
+        editor = SimpleNamespace(connection=connection, execute=lambda sql: cursor.execute(sql, ()))
+        migration._rekey("order_key")(apps, editor)
+    keys = dict(documents.values_list("note_id", "order_key"))
+    for note in notes:
+        published = note.status == Status.PUBLISHED
+        assert keys[note.pk] == order_key(note.pk, note.published_at, published), note.slug

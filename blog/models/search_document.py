@@ -22,6 +22,9 @@ class SearchDocument(models.Model):
     title_grams = models.TextField(default=" ")
     tag_grams = models.TextField(default=" ")
     grams = models.TextField(default=" ")  # of title, tags and body together
+    # Publication time and id as one integer (blog.search.order): SQLite's FTS5 tables use it
+    # as their rowid, so a match list comes newest first. Written with the rest of the row.
+    order_key = models.BigIntegerField(null=True)
 
     FIELDS = ("title", "tags", "text", "title_grams", "tag_grams", "grams")
 

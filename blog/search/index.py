@@ -9,9 +9,10 @@ from functools import partial
 
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
 
-from blog.models import Note
+from blog.models import Note, Status
 from blog.models.search_document import SearchDocument
 from blog.search import sql
+from blog.search.order import order_key
 from blog.search.text import build_document
 
 logger = logging.getLogger(__name__)
@@ -23,7 +24,8 @@ def _documents(notes) -> list[SearchDocument]:
         names = [name for tag in note.tags.all() for name in (tag.name, tag.name_zh)]
         document = build_document(note.title, names, note.plain_text)
         fields = {field: getattr(document, field) for field in SearchDocument.FIELDS}
-        documents.append(SearchDocument(note_id=note.pk, **fields))
+        key = order_key(note.pk, note.published_at, note.status == Status.PUBLISHED)
+        documents.append(SearchDocument(note_id=note.pk, order_key=key, **fields))
     return documents
 
 
@@ -33,12 +35,16 @@ def _write(documents, using) -> None:
         documents,
         update_conflicts=True,
         unique_fields=["note"],
-        update_fields=list(SearchDocument.FIELDS),
+        update_fields=[*SearchDocument.FIELDS, "order_key"],
     )
 
 
 def _notes(using):
-    return Note.objects.using(using).only("pk", "title", "plain_text").prefetch_related("tags")
+    return (
+        Note.objects.using(using)
+        .only("pk", "title", "plain_text", "status", "published_at")
+        .prefetch_related("tags")
+    )
 
 
 def reindex_notes(note_ids, using=DEFAULT_DB_ALIAS) -> None:

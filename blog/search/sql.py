@@ -4,15 +4,17 @@
 
 from django.db.models.expressions import RawSQL
 
+from blog.search.order import ID_MASK
+
 FTS_TEXT = "blog_search_fts"  # text (title, tags, body), trigram tokenizer
 FTS_HEAD = "blog_search_head"  # title and tags, trigram tokenizer
 FTS_GRAMS = "blog_search_grams"  # title_grams, tag_grams, grams; unicode61 tokenizer
 
-# Written out, not put together: a table name cannot be a bound parameter.
+# Tables named in the SQL (a table name cannot be a bound parameter), from the constants above
+# only. A row's rowid is its note's order key (blog.search.order): the note's id in its low bits.
 _MATCH = {
-    FTS_TEXT: "SELECT rowid FROM blog_search_fts WHERE blog_search_fts MATCH %s",
-    FTS_HEAD: "SELECT rowid FROM blog_search_head WHERE blog_search_head MATCH %s",
-    FTS_GRAMS: "SELECT rowid FROM blog_search_grams WHERE blog_search_grams MATCH %s",
+    table: f"SELECT rowid & {ID_MASK} FROM {table} WHERE {table} MATCH %s"  # noqa: S608
+    for table in (FTS_TEXT, FTS_HEAD, FTS_GRAMS)
 }
 _COMMAND = [
     "INSERT INTO blog_search_fts(blog_search_fts) VALUES (%s)",

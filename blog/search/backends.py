@@ -63,6 +63,12 @@ def _contains_another(term, group) -> bool:
     )
 
 
+def scored_groups(groups) -> list:
+    """What a note is scored on, one entry per group: its plain terms one by one, then each
+    choice of several (both plans rank by these: :mod:`.ranked`)."""
+    return [(term,) for term in _plain_terms(groups)] + _choices(groups)
+
+
 def _any(conditions) -> Q:
     return reduce(operator.or_, conditions)
 
@@ -89,14 +95,13 @@ class SearchBackend:
 
     def score(self, groups):
         """An integer expression per note: title above tags above body (module docstring)."""
-        scored = [(term,) for term in _plain_terms(groups)] + _choices(groups)
         cases = [
             Case(
                 When(self.in_field_any("title", terms), then=Value(TITLE_WEIGHT)),
                 When(self.in_field_any("tags", terms), then=Value(TAG_WEIGHT)),
                 default=Value(BODY_WEIGHT),
             )
-            for terms in scored
+            for terms in scored_groups(groups)
         ]
         return sum(cases[1:], cases[0])
 

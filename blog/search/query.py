@@ -8,21 +8,25 @@ from __future__ import annotations
 
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import F, Q
+from django.utils import timezone
 
-from blog.models import Note, Tag
+from blog.models import Note, Status, Tag
 from blog.models.notes import in_interface
 from blog.search.backends import backend_for
 from blog.search.highlight import highlight, snippet
 from blog.search.text import Query
 
 PER_PAGE = 10
+# Results listed (and counted) at most: a search matching more says so and lists the best.
+LISTED = 1000
 # A results page shows titles, snippets (from plain_text), dates, series and tags: only those
 # fields are read (a note has thirty, each converted for every row).
 SHOWN_FIELDS = (
+    "status",
+    "published_at",
     "title",
     "slug",
     "language",
-    "published_at",
     "plain_text",
     "series",
     "series__slug",
@@ -69,6 +73,15 @@ def ranked_ids(query: Query, using: str = DEFAULT_DB_ALIAS, **rule) -> list[int]
         return [row[0] for row in cursor.fetchall()]
 
 
+class Listed(list):
+    """The general plan's ranked ids, the first :data:`LISTED` of them; ``capped``: more
+    matched."""
+
+    def __init__(self, ids):
+        super().__init__(ids[:LISTED])
+        self.capped = len(ids) > LISTED
+
+
 def _with_tags(note_ids, using):
     """The notes, each with ``search_tags`` (its tags by slug), in one joined query rather than
     taggit's prefetch, which cost a query and a queryset per note (docs/performance.md)."""
@@ -99,10 +112,16 @@ def load_results(note_ids, query: Query, using: str = DEFAULT_DB_ALIAS) -> list[
     ``<mark>`` around matches) and ``search_tags``."""
     if not note_ids:
         return []
-    # By id only: the ids were picked by the published rule a moment ago, and repeating it
-    # here would make SQLite walk the published-notes index instead of fetching ten rows.
+    # By id only, the published rule checked here: in SQL it would make SQLite walk the
+    # published notes' index instead of fetching ten rows. The ids came from the search index,
+    # which follows a change after its commit: a note unpublished a moment ago is left out.
     notes = _with_tags(note_ids, using)
-    results = [notes[pk] for pk in note_ids if pk in notes]
+    now = timezone.now()
+    results = [
+        notes[pk]
+        for pk in note_ids
+        if pk in notes and notes[pk].status == Status.PUBLISHED and notes[pk].published_at <= now
+    ]
     marked = query.marked
     for note in results:
         note.search_title = highlight(note.title, marked)

@@ -13,7 +13,8 @@ from blog.caching import memoised, site_settings
 from blog.public.pagination import get_page
 from blog.public.views.base import CachePolicyMixin
 from blog.search.glossary import expand, load_glossary
-from blog.search.query import PER_PAGE, load_results, ranked_ids
+from blog.search.query import PER_PAGE, Listed, load_results, ranked_ids
+from blog.search.ranked import hidden_by_pairs, ranked
 from blog.search.text import MAX_QUERY_CHARS, parse_query
 
 
@@ -67,8 +68,16 @@ class SearchView(CachePolicyMixin, ListView):
         return response
 
     def get_queryset(self):
-        others = site_settings().show_other_languages
-        return ranked_ids(self.query, interface=get_language(), others=others)
+        """The ranked ids as ``Paginator`` reads them: on SQLite from the index alone where it
+        can (:mod:`blog.search.ranked`), else by the general plan; at most ``LISTED``."""
+        others, language = site_settings().show_other_languages, get_language()
+        if others:
+            # The pairs' hidden sides change with a publication: kept per content state.
+            hidden = memoised("search-hidden-by-pairs", hidden_by_pairs).get(language, ())
+            found = ranked(self.query, frozenset(hidden))
+            if found is not None:
+                return found
+        return Listed(ranked_ids(self.query, interface=language, others=others))
 
     def paginate_queryset(self, queryset, page_size):
         page = get_page(Paginator(queryset, page_size), self.request.GET.get(self.page_kwarg))
@@ -84,6 +93,7 @@ class SearchView(CachePolicyMixin, ListView):
             search=self.query,
             query=self.query.text,  # the header's search box shows it
             also_searched=also_searched(self.query, get_language()),
+            capped=self.object_list.capped,
             title=title,
             noindex=True,
             max_query_chars=MAX_QUERY_CHARS,

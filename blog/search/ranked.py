@@ -1,0 +1,198 @@
+"""Ranked results on SQLite without visiting every match.
+
+On a large blog a common term matches thousands of notes (a frequent Chinese character is in
+half of them), and a plan that reads each match, to check it is published, score it and sort
+it, costs tens of milliseconds whatever index found them. Here no note's row is read: the FTS5
+tables' rowid is each note's order key (:mod:`blog.search.order`), so
+
+- "published by now" is a range of rowids, and the notes a translated pair hides in an
+  interface are a short list (:func:`hidden_by_pairs`, kept per content state by the view);
+- a query of one term (or one glossary term's forms) ranks the notes with it in their title,
+  then those with it in their tags, small lists sorted here, then the rest as FTS5 walks its
+  match lists newest first, stopped after ``LISTED`` (:mod:`blog.search.query`): a search
+  matching more says so.
+
+Queries of several terms (whose intersections FTS5 cannot stream across its tables: reading
+their lists whole here was slower than SQL), terms no index holds (``Kind.SCAN``), the setting
+that shows one language only and other databases take the general plan
+(:mod:`blog.search.query`). docs/performance.md has the figures.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cached_property
+
+from django.db import connections
+from django.utils import timezone
+
+from blog.models import Note
+from blog.models.notes import Status
+from blog.search import query as general
+from blog.search.backends import scored_groups
+from blog.search.order import FIRST_PUBLISHED, ID_MASK, last_key_at, note_id
+from blog.search.sql import FTS_GRAMS, FTS_HEAD, FTS_TEXT, fts_string
+from blog.search.text import Kind
+
+# Where a kind of term is matched anywhere in a note, and in its title and its tags: a
+# table and its column filters (FTS5's "column : (...)").
+_ANYWHERE = {Kind.SUBSTRING: FTS_TEXT, Kind.CJK: FTS_GRAMS, Kind.WORD: FTS_GRAMS}
+_IN_TITLE = {Kind.SUBSTRING: (FTS_HEAD, "title"), Kind.CJK: (FTS_GRAMS, "title_grams")}
+_IN_TITLE[Kind.WORD] = _IN_TITLE[Kind.CJK]
+_IN_TAGS = {Kind.SUBSTRING: (FTS_HEAD, "tags"), Kind.CJK: (FTS_GRAMS, "tag_grams")}
+_IN_TAGS[Kind.WORD] = _IN_TAGS[Kind.CJK]
+
+
+def hidden_by_pairs(using="default") -> dict[str, frozenset[int]]:
+    """{interface language: ids of the notes its lists leave out}: a note whose translation is
+    published in that language is shown as its translation (``NoteQuerySet.in_interface``).
+    One query over the links alone."""
+    now = timezone.now()
+    links = Note.objects.using(using).filter(translation__isnull=False)
+    rows = links.values_list(
+        "pk", "language", "status", "published_at",
+        "translation_id", "translation__language", "translation__status",
+        "translation__published_at",
+    )  # fmt: skip
+    hidden = {}
+    for pk, language, status, at, other, other_language, other_status, other_at in rows:
+        for shown_language, shown_status, shown_at, other_side, other_side_language in (
+            (language, status, at, other, other_language),
+            (other_language, other_status, other_at, pk, language),
+        ):
+            published = shown_status == Status.PUBLISHED and shown_at and shown_at <= now
+            if published and other_side_language != shown_language:
+                hidden.setdefault(shown_language, set()).add(other_side)
+    return {language: frozenset(ids) for language, ids in hidden.items()}
+
+
+def _groups(groups):
+    """The query's groups as both plans score them, or None when a term has no index to stream
+    from."""
+    scored = scored_groups(groups)
+    if any(term.kind not in _ANYWHERE for group in scored for term in group):
+        return None
+    return scored
+
+
+def _by_table(group, places):
+    """{table: FTS5 expression} finding one of ``group``'s terms in ``places`` (a kind's table,
+    or a kind's (table, column))."""
+    found = {}
+    for term in group:
+        place = places[term.kind]
+        table, column = place if isinstance(place, tuple) else (place, None)
+        found.setdefault(table, (column, []))[1].append(fts_string(term.text))
+    expressions = {}
+    for table, (column, strings) in found.items():
+        either = f"({' OR '.join(strings)})"
+        expressions[table] = f"{column} : {either}" if column else either
+    return expressions
+
+
+@dataclass
+class Ranked:
+    """The published, shown notes matching ``group``, best first, as Django's ``Paginator``
+    reads a list: ``count()`` (at most ``LISTED``) and slices of note ids, all from one
+    query: the title and tag lists and the tail."""
+
+    group: tuple
+    hidden: frozenset
+    using: str = "default"
+
+    def __post_init__(self):
+        self.low, self.high = FIRST_PUBLISHED, last_key_at(timezone.now())
+        self._hidden_ids = json.dumps(sorted(self.hidden))
+
+    def _match(self, table, expression):
+        """SQL and parameters: the rowids (order keys) of ``table`` matching ``expression``,
+        published by now, none hidden."""
+        sql = (
+            f"SELECT rowid FROM {table} WHERE {table} MATCH %s AND rowid BETWEEN %s AND %s"  # noqa: S608 (a constant)
+            f" AND (rowid & {ID_MASK}) NOT IN (SELECT value FROM json_each(%s))"
+        )
+        return sql, [expression, self.low, self.high, self._hidden_ids]
+
+    def _fetch(self, sql, params):
+        with connections[self.using].cursor() as cursor:
+            cursor.execute(sql, params)
+            return cursor.fetchall()
+
+    def _tail_sql(self):
+        """SQL and parameters: the group's matches outside its title and tag lists, newest
+        first, ``LISTED`` + 1 at most from each table holding its terms (FTS5 walks a match
+        list and stops there)."""
+        heads = {}  # head table: its FTS5 expression for "in the title or the tags"
+        for places in (_IN_TITLE, _IN_TAGS):
+            for table, expression in _by_table(self.group, places).items():
+                heads[table] = f"{heads[table]} OR {expression}" if table in heads else expression
+        parts, params = [], []
+        for table, expression in _by_table(self.group, _ANYWHERE).items():
+            sql, more = self._match(table, expression)
+            for head, either in heads.items():
+                if head == table:  # title and tag units are columns of the same table
+                    more[0] = f"{more[0]} NOT ({either})"
+                else:
+                    sql += f" AND rowid NOT IN (SELECT rowid FROM {head} WHERE {head} MATCH %s)"  # noqa: S608 (a constant)
+                    more.append(either)
+            sql = sql.replace("SELECT rowid", "SELECT rowid, 'tail'", 1)
+            parts.append(f"SELECT * FROM ({sql} ORDER BY rowid DESC LIMIT %s)")  # noqa: S608
+            params += [*more, general.LISTED + 1]
+        return parts, params
+
+    @cached_property
+    def _lists(self):
+        """{"title" | "tags" | "tail": keys}, from one query of FTS5 match lists."""
+        parts, params = [], []
+        for place, where in (("title", _IN_TITLE), ("tags", _IN_TAGS)):
+            for table, expression in _by_table(self.group, where).items():
+                sql, more = self._match(table, expression)
+                parts.append(sql.replace("SELECT rowid", "SELECT rowid, %s", 1))
+                params += [place, *more]
+        tail, more = self._tail_sql()
+        lists = {"title": set(), "tags": set(), "tail": set()}
+        for key, place in self._fetch(" UNION ALL ".join(parts + tail), params + more):
+            lists[place].add(key)
+        return lists
+
+    @cached_property
+    def _head(self):
+        """The notes with the group in their title, then those with it in their tags, each
+        newest first (each also matches: title and tags are in the text)."""
+        room, titles, tags = general.LISTED + 1, self._lists["title"], self._lists["tags"]
+        ranked = sorted(titles, reverse=True)[:room]
+        return ranked + sorted(tags - titles, reverse=True)[: room - len(ranked)]
+
+    @property
+    def _tail(self):
+        return sorted(self._lists["tail"], reverse=True)[: general.LISTED + 1]
+
+    @cached_property
+    def _keys(self):
+        return self._head + self._tail  # LISTED + 1 at most: one more says it is capped
+
+    @property
+    def capped(self):
+        """More notes match than are listed."""
+        return len(self._keys) > general.LISTED
+
+    def count(self):
+        return min(len(self._keys), general.LISTED)
+
+    def __len__(self):
+        return self.count()
+
+    def __getitem__(self, index):
+        keys = self._keys[: general.LISTED][index]
+        return [note_id(key) for key in keys] if isinstance(index, slice) else note_id(keys)
+
+
+def ranked(query, hidden, using="default"):
+    """A :class:`Ranked` for ``query``, or None when the general plan must answer it."""
+    if connections[using].vendor != "sqlite" or not query.terms:
+        return None
+    groups = _groups(query.groups)
+    if groups is None or len(groups) != 1:
+        return None
+    return Ranked(groups[0], hidden, using)

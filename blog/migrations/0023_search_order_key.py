@@ -2,7 +2,8 @@
 second, then id in the low 30 bits; drafts below every published note), and SQLite's FTS5
 tables use it as their rowid, so a match list comes newest first (docs/performance.md, "Growing
 to 100,000 notes"). The keys of existing rows are computed here in SQL, the FTS5 tables made
-again over them. PostgreSQL's indexes are unchanged.
+again over them. PostgreSQL reads no key: its rows get theirs when next indexed, rather than
+rewriting every row and its seven GIN indexes here.
 
 Self-contained: the key's rule is written out below as SQL, as blog.search.order has it today.
 """
@@ -23,17 +24,6 @@ UPDATE blog_searchdocument SET order_key = COALESCE((
     FROM blog_note n WHERE n.id = blog_searchdocument.note_id
 ), {UNPUBLISHED} + note_id)
 """
-POSTGRESQL_KEYS = f"""
-UPDATE blog_searchdocument d SET order_key = COALESCE((
-    SELECT CASE WHEN n.status = 'published' AND n.published_at IS NOT NULL
-        THEN (GREATEST(-{SECONDS}, LEAST({SECONDS},
-                  FLOOR(EXTRACT(EPOCH FROM n.published_at))))::bigint << {ID_BITS}) + n.id
-        ELSE {UNPUBLISHED} + n.id END
-    FROM blog_note n WHERE n.id = d.note_id
-), {UNPUBLISHED} + d.note_id)
-"""
-
-
 def _fts_tables(rowid):
     """0004's FTS5 tables and triggers, over the content table's ``rowid`` column."""
     return [
@@ -91,10 +81,7 @@ _DROP = [
 
 def _rekey(rowid):
     def run(apps, schema_editor):
-        vendor = schema_editor.connection.vendor
-        if vendor == "postgresql" and rowid == "order_key":
-            schema_editor.execute(POSTGRESQL_KEYS)
-        if vendor != "sqlite":
+        if schema_editor.connection.vendor != "sqlite":
             return
         if rowid == "order_key":
             schema_editor.execute(SQLITE_KEYS)

@@ -406,7 +406,8 @@ definition = term.definition_en
 term.definition_en = definition[:-1] if definition.endswith("·") else definition + "·"
 term.save()
 call_command("db_worker", "--batch", "--no-startup-delay", verbosity=0)
-print(DBTaskResult.objects.order_by("-enqueued_at").values_list("return_value", flat=True)[0])
+rerender = DBTaskResult.objects.filter(task_path__endswith=".rerender_for_terms")
+print(rerender.order_by("-enqueued_at").values_list("return_value", flat=True)[0])
 """
 
 # The cards of the oldest published notes, as the background runner draws one; prints how many.

@@ -20,7 +20,7 @@ database measures, in process through Django's test client with the embedded cac
   largest resident set): re-render every note, rebuild the search index, back up the site,
   restore it into an empty database, export it as Markdown, import 5,000 of its files (one
   run at the import's limit) into another, change a glossary term that ~10% of the notes use
-  (the re-render it queues, run by ``db_worker --batch``), draw 1,000 notes' share cards.
+  (the re-render it queues, run as the background runner runs it), draw 1,000 notes' share cards.
 
 Then one table per engine, sizes side by side, with the machine, the date and the load average.
 Not a test: the figures depend on the machine and on what else it runs. A database holding
@@ -396,18 +396,20 @@ def term_used_by_a_tenth():
 
 
 # An edit of the term's English definition (which its marks in notes carry), then the re-render
-# it queued, run as the background runner does; prints the notes rendered again.
+# it queued, run here as the background runner runs a task (other tasks the blog holds queued
+# are left alone); prints the notes rendered again.
 GLOSSARY_JOB = """
-from django.core.management import call_command
 from django_tasks_db.models import DBTaskResult
+from blog.background.term_rerender import rerender_for_terms
 from blog.models import Term
 term = Term.objects.get(slug=%(slug)r)
 definition = term.definition_en
 term.definition_en = definition[:-1] if definition.endswith("·") else definition + "·"
 term.save()
-call_command("db_worker", "--batch", "--no-startup-delay", verbosity=0)
-rerender = DBTaskResult.objects.filter(task_path__endswith=".rerender_for_terms")
-print(rerender.order_by("-enqueued_at").values_list("return_value", flat=True)[0])
+queued = DBTaskResult.objects.filter(task_path__endswith=".rerender_for_terms", status="READY")
+task = queued.latest("enqueued_at")
+print(rerender_for_terms.call(*task.args_kwargs["args"], **task.args_kwargs["kwargs"]))
+task.delete()
 """
 
 # The cards of the oldest published notes, as the background runner draws one; prints how many.

@@ -156,6 +156,13 @@ def test_more_matches_than_are_listed_say_so_and_list_the_best(client, publish, 
         assert says in count.text
     monkeypatch.setattr("blog.search.query.LISTED", 5)
     assert found(client, "调度") == ["title", "d1", "d2", "d3", "d4"]
+    tag = make_tag(name="调度器", name_zh="调度器")
+    publish(slug="tagged", title="Note", body="Nothing.", tags=[tag], published_ago=timedelta(8))
+    publish(slug="title2", title="调度 again", body="Nothing.", published_ago=timedelta(7))
+    monkeypatch.setattr("blog.search.query.LISTED", 1)  # the titles alone fill the list
+    assert found(client, "调度") == ["title2"]
+    monkeypatch.setattr("blog.search.query.LISTED", 3)
+    assert found(client, "调度") == ["title2", "title", "tagged"]
 
 
 def test_a_note_unpublished_before_the_index_follows_is_not_listed(client, publish):

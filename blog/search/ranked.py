@@ -136,20 +136,30 @@ class Ranked:
                 else:
                     sql += f" AND rowid NOT IN (SELECT rowid FROM {head} WHERE {head} MATCH %s)"  # noqa: S608 (a constant)
                     more.append(either)
-            sql = sql.replace("SELECT rowid", "SELECT rowid, 'tail'", 1)
-            parts.append(f"SELECT * FROM ({sql} ORDER BY rowid DESC LIMIT %s)")  # noqa: S608
-            params += [*more, general.LISTED + 1]
+            parts.append(self._newest(sql, "tail"))
+            params += more
         return parts, params
+
+    def _newest(self, sql, label):
+        """``sql`` (rowids) labelled, newest first and ``LISTED`` + 1 at most: FTS5 walks its
+        match list from the newest end and stops there."""
+        sql = sql.replace("SELECT rowid", f"SELECT rowid, '{label}'", 1)
+        return f"SELECT * FROM ({sql} ORDER BY rowid DESC LIMIT {general.LISTED + 1})"  # noqa: S608 (constants)
 
     @cached_property
     def _lists(self):
-        """{"title" | "tags" | "tail": keys}, from one query of FTS5 match lists."""
+        """{"title" | "tags" | "tail": keys}, the newest ``LISTED`` + 1 of each per table, from
+        one query of FTS5 match lists. "tags" leaves out the same table's title matches."""
+        titles = _by_table(self.group, _IN_TITLE)
         parts, params = [], []
-        for place, where in (("title", _IN_TITLE), ("tags", _IN_TAGS)):
-            for table, expression in _by_table(self.group, where).items():
-                sql, more = self._match(table, expression)
-                parts.append(sql.replace("SELECT rowid", "SELECT rowid, %s", 1))
-                params += [place, *more]
+        for table, expression in titles.items():
+            sql, more = self._match(table, expression)
+            parts.append(self._newest(sql, "title"))
+            params += more
+        for table, expression in _by_table(self.group, _IN_TAGS).items():
+            sql, more = self._match(table, f"({expression}) NOT ({titles[table]})")
+            parts.append(self._newest(sql, "tags"))
+            params += more
         tail, more = self._tail_sql()
         lists = {"title": set(), "tags": set(), "tail": set()}
         for key, place in self._fetch(" UNION ALL ".join(parts + tail), params + more):
@@ -159,7 +169,9 @@ class Ranked:
     @cached_property
     def _head(self):
         """The notes with the group in their title, then those with it in their tags, each
-        newest first (each also matches: title and tags are in the text)."""
+        newest first (each also matches: title and tags are in the text). A title list cut at
+        ``LISTED`` + 1 fills the listed results alone, so the tags' are checked against it
+        only when it is whole."""
         room, titles, tags = general.LISTED + 1, self._lists["title"], self._lists["tags"]
         ranked = sorted(titles, reverse=True)[:room]
         return ranked + sorted(tags - titles, reverse=True)[: room - len(ranked)]

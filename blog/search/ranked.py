@@ -8,14 +8,14 @@ tables' rowid is each note's order key (:mod:`blog.search.order`), so
 - "published by now" is a range of rowids, and the notes a translated pair hides in an
   interface are a short list (:func:`hidden_by_pairs`, kept per content state by the view);
 - a query of one term (or one glossary term's forms) ranks the notes with it in their title,
-  then those with it in their tags, small lists sorted here, then the rest as FTS5 walks its
-  match lists newest first, stopped after ``LISTED`` (:mod:`blog.search.query`): a search
-  matching more says so.
+  then those with it in their tags, then the rest, each list read newest first from FTS5's
+  match lists and stopped after ``LISTED`` (:mod:`blog.search.query`): a search matching
+  more says so;
+- a query of several terms is one statement over the match lists' rowids: every match is
+  scored (FTS5 cannot intersect its tables as it walks them), but no note's row is read.
 
-Queries of several terms (whose intersections FTS5 cannot stream across its tables: reading
-their lists whole here was slower than SQL), terms no index holds (``Kind.SCAN``), the setting
-that shows one language only and other databases take the general plan
-(:mod:`blog.search.query`). docs/performance.md has the figures.
+Terms no index holds (``Kind.SCAN``), the setting that shows one language only and other
+databases take the general plan (:mod:`blog.search.query`). docs/performance.md has the figures.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from django.utils import timezone
 from blog.models import Note
 from blog.models.notes import Status
 from blog.search import query as general
-from blog.search.backends import scored_groups
+from blog.search.backends import BODY_WEIGHT, TAG_WEIGHT, TITLE_WEIGHT, scored_groups
 from blog.search.order import FIRST_PUBLISHED, ID_MASK, last_key_at, note_id
 from blog.search.sql import FTS_GRAMS, FTS_HEAD, FTS_TEXT, fts_string
 from blog.search.text import Kind
@@ -91,8 +91,28 @@ def _by_table(group, places):
     return expressions
 
 
+class _Listed:
+    """What ``Paginator`` reads, from ``_keys``: the best ``LISTED`` + 1 order keys (one more
+    than are listed says the list is cut)."""
+
+    @property
+    def capped(self):
+        """More notes match than are listed."""
+        return len(self._keys) > general.LISTED
+
+    def count(self):
+        return min(len(self._keys), general.LISTED)
+
+    def __len__(self):
+        return self.count()
+
+    def __getitem__(self, index):
+        keys = self._keys[: general.LISTED][index]
+        return [note_id(key) for key in keys] if isinstance(index, slice) else note_id(keys)
+
+
 @dataclass
-class Ranked:
+class Ranked(_Listed):
     """The published, shown notes matching ``group``, best first, as Django's ``Paginator``
     reads a list: ``count()`` (at most ``LISTED``) and slices of note ids, all from one
     query: the title and tag lists and the tail."""
@@ -182,22 +202,60 @@ class Ranked:
 
     @cached_property
     def _keys(self):
-        return self._head + self._tail  # LISTED + 1 at most: one more says it is capped
+        return self._head + self._tail
 
-    @property
-    def capped(self):
-        """More notes match than are listed."""
-        return len(self._keys) > general.LISTED
 
-    def count(self):
-        return min(len(self._keys), general.LISTED)
+@dataclass
+class RankedTogether(_Listed):
+    """The published, shown notes matching every one of several ``groups``, best first, in one
+    statement over FTS5 rowids alone: the first group's match lists, kept where each other
+    group's lists hold the key, scored by each group's title and tag lists (the general plan's
+    weights), sorted and cut at ``LISTED`` + 1. Every match is scored, but no note's row read."""
 
-    def __len__(self):
-        return self.count()
+    groups: list
+    hidden: frozenset
+    using: str = "default"
 
-    def __getitem__(self, index):
-        keys = self._keys[: general.LISTED][index]
-        return [note_id(key) for key in keys] if isinstance(index, slice) else note_id(keys)
+    def _either(self, group, places):
+        """SQL and parameters: the rowids of ``group``'s match lists in ``places``."""
+        parts, params = [], []
+        for table, expression in _by_table(group, places).items():
+            parts.append(f"SELECT rowid FROM {table} WHERE {table} MATCH %s")  # noqa: S608 (a constant)
+            params.append(expression)
+        return " UNION ".join(parts), params
+
+    @cached_property
+    def _keys(self):
+        # Each list a materialized CTE: inside IN, SQLite would otherwise seek an FTS5 match
+        # list once per candidate (seconds for a trigram phrase).
+        lists, params, names = [], [], {}
+        for number, group in enumerate(self.groups):
+            for place, where in (("any", _ANYWHERE), ("title", _IN_TITLE), ("tags", _IN_TAGS)):
+                sql, more = self._either(group, where)
+                names[number, place] = name = f"{place}{number}"
+                lists.append(f"{name}(key) AS MATERIALIZED ({sql})")
+                params += more
+        # The SQL below is made of constants and these names only: every term is a parameter.
+        conditions = [
+            f"key IN (SELECT key FROM {names[n, 'any']})"  # noqa: S608
+            for n in range(1, len(self.groups))
+        ]
+        scores = [
+            f"(CASE WHEN key IN (SELECT key FROM {names[n, 'title']}) THEN {TITLE_WEIGHT}"  # noqa: S608
+            f" WHEN key IN (SELECT key FROM {names[n, 'tags']}) THEN {TAG_WEIGHT}"
+            f" ELSE {BODY_WEIGHT} END)"
+            for n in range(len(self.groups))
+        ]
+        sql = (
+            f"WITH {', '.join(lists)} SELECT key FROM {names[0, 'any']}"  # noqa: S608 (constants)
+            f" WHERE key BETWEEN %s AND %s AND (key & {ID_MASK}) NOT IN"
+            f" (SELECT value FROM json_each(%s)) {''.join(' AND ' + c for c in conditions)}"
+            f" ORDER BY {' + '.join(scores)} DESC, key DESC LIMIT %s"
+        )
+        params += [FIRST_PUBLISHED, last_key_at(timezone.now()), json.dumps(sorted(self.hidden))]
+        with connections[self.using].cursor() as cursor:
+            cursor.execute(sql, [*params, general.LISTED + 1])
+            return [key for (key,) in cursor.fetchall()]
 
 
 def ranked(query, hidden, using="default"):
@@ -205,6 +263,8 @@ def ranked(query, hidden, using="default"):
     if connections[using].vendor != "sqlite" or not query.terms:
         return None
     groups = _groups(query.groups)
-    if groups is None or len(groups) != 1:
+    if groups is None:
         return None
-    return Ranked(groups[0], hidden, using)
+    if len(groups) == 1:
+        return Ranked(groups[0], hidden, using)
+    return RankedTogether(groups, hidden, using)

@@ -115,6 +115,17 @@ def test_title_ranks_above_tags_above_body_whatever_the_dates(client, publish, q
     assert found(client, q) == ["title", "tag", "body"]
 
 
+def test_with_several_terms_each_term_s_place_adds_up(client, publish):
+    tag = make_tag(name="H100 tuning", name_zh="H100 调优")
+    publish(slug="both-titled", title="调度 and H100", body="-", published_ago=timedelta(9))
+    publish(slug="one-titled", title="调度", body="H100 here", published_ago=timedelta(5))
+    publish(slug="tagged", title="-", body="调度 H100", tags=[tag], published_ago=timedelta(4))
+    publish(slug="body-only", title="-", body="调度 on H100")
+    publish(slug="one-term", title="调度 alone", body="Nothing else.")
+    # 100 + 100, 100 + 1, 10 + 1, 1 + 1, whatever the dates
+    assert found(client, "调度 H100") == ["both-titled", "one-titled", "tagged", "body-only"]
+
+
 def test_equal_matches_newest_first(client, publish):
     for days in (3, 1, 2):
         publish(slug=f"d{days}", title="Note", body="调度", published_ago=timedelta(days))

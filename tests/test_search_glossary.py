@@ -168,6 +168,21 @@ def test_a_translated_pair_is_found_once_in_the_interface_language(client, gloss
     assert sorted(found(client, "warp", "/en/search/")) == ["alone", "en"]
 
 
+def test_forms_in_both_indexes_rank_as_one_term_whatever_the_list_holds(
+    client, term, publish, monkeypatch
+):
+    term(english="scheduler", chinese="调度")  # two characters and a word: two FTS5 tables
+    publish(slug="title-zh", title="调度入门", body="-", published_ago=timedelta(days=9))
+    publish(slug="title-en", title="The scheduler", body="-", published_ago=timedelta(days=10))
+    publish(slug="tagged", title="-", body="-", tags=[make_tag("Scheduler", "调度器")])
+    publish(slug="body", title="-", body="调度 and more")
+    assert found(client, "scheduler") == ["title-zh", "title-en", "tagged", "body"]
+    monkeypatch.setattr("blog.search.query.LISTED", 2)  # the titles fill the list
+    assert found(client, "调度") == ["title-zh", "title-en"]
+    monkeypatch.setattr("blog.search.query.LISTED", 3)
+    assert found(client, "调度") == ["title-zh", "title-en", "tagged"]
+
+
 def test_a_title_with_any_form_ranks_first(client, glossary, publish):
     publish(slug="title", title="线程束入门", body="无关的正文。", published_ago=timedelta(days=9))
     publish(slug="body", title="调度笔记", body="这里提到线程束。")

@@ -167,9 +167,12 @@ class Ranked(_Listed):
         return f"SELECT * FROM ({sql} ORDER BY rowid DESC LIMIT {general.LISTED + 1})"  # noqa: S608 (constants)
 
     @cached_property
-    def _lists(self):
-        """{"title" | "tags" | "tail": keys}, the newest ``LISTED`` + 1 of each per table, from
-        one query of FTS5 match lists. "tags" leaves out the same table's title matches."""
+    def _rows(self):
+        """(key, "title" | "tags" | "tail") rows, the newest ``LISTED`` + 1 of each list per
+        table, from FTS5's match lists ("tags" without the same table's titles). When one
+        table holds each list, the lists are disjoint and in rank order, and the one
+        statement stops once ``LISTED`` + 1 rows are out: titles that fill the list leave
+        the other lists unread."""
         titles = _by_table(self.group, _IN_TITLE)
         parts, params = [], []
         for table, expression in titles.items():
@@ -180,9 +183,26 @@ class Ranked(_Listed):
             sql, more = self._match(table, f"({expression}) NOT ({titles[table]})")
             parts.append(self._newest(sql, "tags"))
             params += more
-        tail, more = self._tail_sql()
+        if self._in_order:
+            tail, more = self._tail_sql()
+            sql = " UNION ALL ".join(parts + tail) + f" LIMIT {general.LISTED + 1}"
+            return self._fetch(sql, params + more)
+        # Several tables: their lists are merged here, and the tail read only if the titles
+        # and tags leave room for it (a second query, the rarer case).
+        rows = self._fetch(" UNION ALL ".join(parts), params)
+        if len({key for key, _place in rows}) <= general.LISTED:
+            tail, more = self._tail_sql()
+            rows += self._fetch(" UNION ALL ".join(tail), more)
+        return rows
+
+    @property
+    def _in_order(self):
+        return len(_by_table(self.group, _ANYWHERE)) == 1
+
+    @cached_property
+    def _lists(self):
         lists = {"title": set(), "tags": set(), "tail": set()}
-        for key, place in self._fetch(" UNION ALL ".join(parts + tail), params + more):
+        for key, place in self._rows:
             lists[place].add(key)
         return lists
 
@@ -202,6 +222,8 @@ class Ranked(_Listed):
 
     @cached_property
     def _keys(self):
+        if self._in_order:
+            return [key for key, _place in self._rows]
         return self._head + self._tail
 
 

@@ -1,7 +1,8 @@
-"""Finding notes: the ranked ids of the published notes that match, then one page of them.
+"""Finding notes: the ranked ids of the published notes that match (the general plan, on any
+database), then one page of them.
 
-The search page and the benchmark both call these, so the benchmark measures what readers get: one
-query for the ranked ids and count, one for the page's notes.
+The search page calls these where SQLite's own plan (:mod:`.ranked`) does not answer: one query
+for the ranked ids and count, one for the page's notes. At most :data:`LISTED` are listed.
 """
 
 from __future__ import annotations

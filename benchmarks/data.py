@@ -13,7 +13,6 @@ with :data:`SLUG_PREFIX`, so a database holding anything else can be recognised 
 """
 
 import random
-from contextlib import contextmanager
 from datetime import timedelta
 
 from django.db import connections
@@ -150,39 +149,12 @@ def generate(count, seed=10, using="default", batch=1000):
     _pair_translations(ids, using)
     from blog.search.index import rebuild
 
-    with _gin_indexes_built_after(using):
-        rebuild(using=using)
+    rebuild(using=using)
     if connections[using].vendor == "postgresql":
         with connections[using].cursor() as cursor:
             cursor.execute("ANALYZE")
     content_version.bump(using)  # bulk_create sends no signals
     return Note.objects.using(using).published().filter(slug__startswith=SLUG_PREFIX).count()
-
-
-@contextmanager
-def _gin_indexes_built_after(using):
-    """PostgreSQL: the search table's GIN indexes dropped while its rows go in and built again
-    from their own definitions after, in bulk: ~3 min at 100,000 notes where keeping them up
-    row by row took most of the generation (docs/performance.md). A scratch database's
-    readers can wait; the app's own ``rebuild`` keeps them, so a live site's searches do not."""
-    if connections[using].vendor != "postgresql":
-        yield
-        return
-    with connections[using].cursor() as cursor:
-        cursor.execute(
-            "SELECT indexname, indexdef FROM pg_indexes"
-            " WHERE tablename = 'blog_searchdocument' AND indexdef LIKE '%%USING gin%%'"
-        )
-        indexes = cursor.fetchall()
-        for name, _definition in indexes:
-            cursor.execute(f'DROP INDEX "{name}"')
-    try:
-        yield
-    finally:
-        with connections[using].cursor() as cursor:
-            cursor.execute("SET maintenance_work_mem = '256MB'")
-            for _name, definition in indexes:
-                cursor.execute(definition)
 
 
 def _pair_translations(ids, using):

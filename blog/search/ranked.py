@@ -114,8 +114,8 @@ class _Listed:
 @dataclass
 class Ranked(_Listed):
     """The published, shown notes matching ``group``, best first, as Django's ``Paginator``
-    reads a list: ``count()`` (at most ``LISTED``) and slices of note ids, all from one
-    query: the title and tag lists and the tail."""
+    reads a list: ``count()`` (at most ``LISTED``) and slices of note ids, from one query of
+    the title, tag and other lists (two when the group's terms live in two tables)."""
 
     group: tuple
     hidden: frozenset

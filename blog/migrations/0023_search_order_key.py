@@ -24,6 +24,33 @@ UPDATE blog_searchdocument SET order_key = COALESCE((
     FROM blog_note n WHERE n.id = blog_searchdocument.note_id
 ), {UNPUBLISHED} + note_id)
 """
+# Each FTS5 table and its columns, as the triggers keep them in step with the content table.
+_COLUMNS = {
+    "blog_search_fts": ("text",),
+    "blog_search_head": ("title", "tags"),
+    "blog_search_grams": ("title_grams", "tag_grams", "grams"),
+}
+
+
+def _insert(rowid):
+    """The statements adding the new row to each FTS5 table."""
+    return " ".join(
+        f"INSERT INTO {table}(rowid, {', '.join(columns)}) "
+        f"VALUES (new.{rowid}, {', '.join('new.' + c for c in columns)});"
+        for table, columns in _COLUMNS.items()
+    )
+
+
+def _delete(rowid):
+    """The statements taking the old row out of each FTS5 table (external content: FTS5 is
+    told the old values)."""
+    return " ".join(
+        f"INSERT INTO {table}({table}, rowid, {', '.join(columns)}) "
+        f"VALUES ('delete', old.{rowid}, {', '.join('old.' + c for c in columns)});"
+        for table, columns in _COLUMNS.items()
+    )
+
+
 def _fts_tables(rowid):
     """0004's FTS5 tables and triggers, over the content table's ``rowid`` column."""
     return [
@@ -35,34 +62,12 @@ def _fts_tables(rowid):
         f"""CREATE VIRTUAL TABLE blog_search_grams USING fts5(
             title_grams, tag_grams, grams, content='blog_searchdocument', content_rowid='{rowid}',
             tokenize='unicode61 remove_diacritics 0', detail='column')""",
-        f"""CREATE TRIGGER blog_searchdocument_ai AFTER INSERT ON blog_searchdocument BEGIN
-            INSERT INTO blog_search_fts(rowid, text) VALUES (new.{rowid}, new.text);
-            INSERT INTO blog_search_head(rowid, title, tags)
-                VALUES (new.{rowid}, new.title, new.tags);
-            INSERT INTO blog_search_grams(rowid, title_grams, tag_grams, grams)
-                VALUES (new.{rowid}, new.title_grams, new.tag_grams, new.grams);
-        END""",
-        f"""CREATE TRIGGER blog_searchdocument_ad AFTER DELETE ON blog_searchdocument BEGIN
-            INSERT INTO blog_search_fts(blog_search_fts, rowid, text)
-                VALUES ('delete', old.{rowid}, old.text);
-            INSERT INTO blog_search_head(blog_search_head, rowid, title, tags)
-                VALUES ('delete', old.{rowid}, old.title, old.tags);
-            INSERT INTO blog_search_grams(blog_search_grams, rowid, title_grams, tag_grams, grams)
-                VALUES ('delete', old.{rowid}, old.title_grams, old.tag_grams, old.grams);
-        END""",
-        f"""CREATE TRIGGER blog_searchdocument_au AFTER UPDATE ON blog_searchdocument BEGIN
-            INSERT INTO blog_search_fts(blog_search_fts, rowid, text)
-                VALUES ('delete', old.{rowid}, old.text);
-            INSERT INTO blog_search_head(blog_search_head, rowid, title, tags)
-                VALUES ('delete', old.{rowid}, old.title, old.tags);
-            INSERT INTO blog_search_grams(blog_search_grams, rowid, title_grams, tag_grams, grams)
-                VALUES ('delete', old.{rowid}, old.title_grams, old.tag_grams, old.grams);
-            INSERT INTO blog_search_fts(rowid, text) VALUES (new.{rowid}, new.text);
-            INSERT INTO blog_search_head(rowid, title, tags)
-                VALUES (new.{rowid}, new.title, new.tags);
-            INSERT INTO blog_search_grams(rowid, title_grams, tag_grams, grams)
-                VALUES (new.{rowid}, new.title_grams, new.tag_grams, new.grams);
-        END""",
+        f"CREATE TRIGGER blog_searchdocument_ai AFTER INSERT ON blog_searchdocument BEGIN "
+        f"{_insert(rowid)} END",
+        f"CREATE TRIGGER blog_searchdocument_ad AFTER DELETE ON blog_searchdocument BEGIN "
+        f"{_delete(rowid)} END",
+        f"CREATE TRIGGER blog_searchdocument_au AFTER UPDATE ON blog_searchdocument BEGIN "
+        f"{_delete(rowid)} {_insert(rowid)} END",
         "INSERT INTO blog_search_fts(blog_search_fts) VALUES ('rebuild')",
         "INSERT INTO blog_search_head(blog_search_head) VALUES ('rebuild')",
         "INSERT INTO blog_search_grams(blog_search_grams) VALUES ('rebuild')",

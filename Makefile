@@ -188,8 +188,8 @@ lint: $(VENV)/.installed
 	$(VENV)/bin/lint-imports --no-cache
 
 # Every test once, and those whose outcome can depend on the engine or the cache twice: lint
-# (test-deps); then at the same time every non-browser test on SQLite (the tests that start their own
-# processes among them) and the browser tests but Lighthouse, which mostly waits for the
+# (test-deps); then at the same time every non-browser test on SQLite (the tests that start
+# their own processes among them) and the browser tests but Lighthouse, which mostly waits for the
 # browser; then the tests marked `engine` (tests/engine_tests.py gives the mark by rule) on
 # PostgreSQL with the Redis cache, and beside them Lighthouse, which alone leaves a core idle
 # (its mobile runs do not multiply the CPU time they observe, so a busy machine costs no points:

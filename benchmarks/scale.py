@@ -501,7 +501,7 @@ def report(engine, sizes, results, options):
 
 
 def job_cell(seconds, peak_mb, said=""):
-    counted = f" ({said} rendered)" if said.isdigit() else ""
+    counted = f" ({int(said):,} notes)" if said.isdigit() else ""  # re-rendered, or carded
     return f"{seconds:.0f} s, {peak_mb:.0f} MB{counted}"
 
 

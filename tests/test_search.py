@@ -176,6 +176,35 @@ def test_more_matches_than_are_listed_say_so_and_list_the_best(client, publish, 
     assert found(client, "调度") == ["title2", "title", "tagged"]
 
 
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's own plan")
+@pytest.mark.parametrize("every", [1, 3, 7])  # a note in 1, 3 or 7 holds the term
+@pytest.mark.parametrize("q", ["调度", "cublas"])  # held as a unit; as a substring
+def test_walked_or_found_in_the_index_the_order_is_the_same(client, publish, monkeypatch, q, every):
+    """PostgreSQL walks the newest documents, walks on if one in ten held the term, and takes
+    the rest from the index (blog.search.newest_first): whichever part finds a note, the list
+    is the titles, then the tags, then the rest, each newest first, as on SQLite."""
+    monkeypatch.setattr("blog.search.newest_first.FIRST_WALK", 4)
+    monkeypatch.setattr("blog.search.newest_first.SECOND_WALK", 5)
+    monkeypatch.setattr("blog.search.newest_first.WALK_RATE", 4)
+    tag = make_tag(name=f"{q} tag", name_zh=f"{q} 标签")
+    expected = {"title": [], "tags": [], "rest": []}
+    for n in range(21):
+        holds = n % every == 0
+        place = ("title", "tags", "rest")[n % 3] if holds else None
+        publish(
+            slug=f"n{n}", title=f"{q} {n}" if place == "title" else f"Note {n}",
+            body=f"{q} 在这里" if holds else "别的内容", tags=[tag] if place == "tags" else [],
+            published_ago=timedelta(hours=n + 1),
+        )  # fmt: skip
+        if holds:
+            expected[place].append(f"n{n}")
+    ranked = expected["title"] + expected["tags"] + expected["rest"]
+    listed = [slug for page in (1, 2, 3) for slug in found(client, q, page=page)]
+    assert listed[: len(ranked)] == ranked  # a page past the last shows the last
+    monkeypatch.setattr("blog.search.query.LISTED", 2)
+    assert found(client, q) == ranked[:2]
+
+
 def test_a_note_unpublished_before_the_index_follows_is_not_listed(client, publish):
     publish(slug="kept", title="Note", body="调度")
     gone = publish(slug="gone", title="Note", body="调度", published_ago=timedelta(2))

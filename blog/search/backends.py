@@ -200,7 +200,7 @@ class PostgreSQLBackend(SearchBackend):
     vendor = "postgresql"
 
     @staticmethod
-    def _has(term) -> Q:
+    def has(term) -> Q:
         """A condition on index rows: the row has ``term``, read from its text and n-grams."""
         if term.kind is Kind.SUBSTRING:
             return Q(text__contains=term.text)
@@ -225,36 +225,44 @@ class PostgreSQLBackend(SearchBackend):
             if term.kind in _INDEXED_UNITS:
                 conditions.append(self._by_units([term]))
             else:
-                in_one_pass.append(self._has(term))
+                in_one_pass.append(self.has(term))
         for group in _choices(groups):
             units = [term for term in group if term.kind in _INDEXED_UNITS]
             others = [term for term in group if term.kind not in _INDEXED_UNITS]
             if not units:
-                in_one_pass.append(_any(map(self._has, others)))
+                in_one_pass.append(_any(map(self.has, others)))
                 continue
             either = [self._by_units(units)]
             if others:
-                either.append(Q(pk__in=_doc_ids(_any(map(self._has, others)))))
+                either.append(Q(pk__in=_doc_ids(_any(map(self.has, others)))))
             conditions.append(_any(either))
         if in_one_pass:
             conditions.append(Q(pk__in=_doc_ids(*in_one_pass)))
         return reduce(operator.and_, conditions)
 
-    def in_field(self, field, term):
+    @staticmethod
+    def indexed(term) -> Q:
+        """:meth:`has` as migration 0024's indexes hold it, each beside the order key: the
+        units as an array, substrings in the text."""
         if term.kind in _INDEXED_UNITS:
-            return _doc_ids(Q(**{f"{_GRAMS_OF[field]}__contains": f" {term.text} "}))
-        return _doc_ids(Q(**{f"{field}__contains": term.text}))
+            return _units_have([term.text])
+        if term.kind is Kind.SUBSTRING:
+            return Q(text__contains=term.text)
+        units = cjk_units(term.text)
+        return (_units_have(units) if units else Q()) & _has("text", term.text)
+
+    @staticmethod
+    def has_in(field, term) -> Q:
+        """A condition on index rows: ``field`` ("title" or "tags") has ``term``."""
+        if term.kind in _INDEXED_UNITS:
+            return Q(**{f"{_GRAMS_OF[field]}__contains": f" {term.text} "})
+        return Q(**{f"{field}__contains": term.text})
+
+    def in_field(self, field, term):
+        return _doc_ids(self.has_in(field, term))
 
     def in_field_any(self, field, terms):
-        if len(terms) == 1:
-            return Q(pk__in=self.in_field(field, terms[0]))
-        conditions = []
-        for term in terms:
-            if term.kind in _INDEXED_UNITS:
-                conditions.append(Q(**{f"{_GRAMS_OF[field]}__contains": f" {term.text} "}))
-            else:
-                conditions.append(Q(**{f"{field}__contains": term.text}))
-        return Q(pk__in=_doc_ids(_any(conditions)))
+        return Q(pk__in=_doc_ids(_any(self.has_in(field, term) for term in terms)))
 
 
 _BACKENDS = {backend.vendor: backend for backend in (SQLiteBackend(), PostgreSQLBackend())}

@@ -14,8 +14,9 @@ tables' rowid is each note's order key (:mod:`blog.search.order`), so
 - a query of several terms is one statement over the match lists' rowids: every match is
   scored (FTS5 cannot intersect its tables as it walks them), but no note's row is read.
 
-Terms no index holds (``Kind.SCAN``), the setting that shows one language only and other
-databases take the general plan (:mod:`blog.search.query`). docs/performance.md has the figures.
+Terms no index holds (``Kind.SCAN``) and the setting that shows one language only take the
+general plan (:mod:`blog.search.query`); PostgreSQL has a plan of its own
+(:mod:`blog.search.newest_first`), :func:`ranked` chooses. docs/performance.md has the figures.
 """
 
 from __future__ import annotations
@@ -31,7 +32,9 @@ from blog.models import Note
 from blog.models.notes import Status
 from blog.search import query as general
 from blog.search.backends import BODY_WEIGHT, TAG_WEIGHT, TITLE_WEIGHT, scored_groups
-from blog.search.order import FIRST_PUBLISHED, ID_MASK, last_key_at, note_id
+from blog.search.keys import KeyList
+from blog.search.newest_first import newest_first
+from blog.search.order import FIRST_PUBLISHED, ID_MASK, last_key_at
 from blog.search.sql import FTS_GRAMS, FTS_HEAD, FTS_TEXT, fts_string
 from blog.search.text import Kind
 
@@ -91,28 +94,8 @@ def _by_table(group, places):
     return expressions
 
 
-class _Listed:
-    """What ``Paginator`` reads, from ``_keys``: the best ``LISTED`` + 1 order keys (one more
-    than are listed says the list is cut)."""
-
-    @property
-    def capped(self):
-        """More notes match than are listed."""
-        return len(self._keys) > general.LISTED
-
-    def count(self):
-        return min(len(self._keys), general.LISTED)
-
-    def __len__(self):
-        return self.count()
-
-    def __getitem__(self, index):
-        keys = self._keys[: general.LISTED][index]
-        return [note_id(key) for key in keys] if isinstance(index, slice) else note_id(keys)
-
-
 @dataclass
-class Ranked(_Listed):
+class Ranked(KeyList):
     """The published, shown notes matching ``group``, best first, as Django's ``Paginator``
     reads a list: ``count()`` (at most ``LISTED``) and slices of note ids, from one query of
     the title, tag and other lists (two when the group's terms live in two tables)."""
@@ -228,7 +211,7 @@ class Ranked(_Listed):
 
 
 @dataclass
-class RankedTogether(_Listed):
+class RankedTogether(KeyList):
     """The published, shown notes matching every one of several ``groups``, best first, in one
     statement over FTS5 rowids alone: the first group's match lists, kept where each other
     group's lists hold the key, scored by each group's title and tag lists (the general plan's
@@ -281,8 +264,15 @@ class RankedTogether(_Listed):
 
 
 def ranked(query, hidden, using="default"):
-    """A :class:`Ranked` for ``query``, or None when the general plan must answer it."""
-    if connections[using].vendor != "sqlite" or not query.terms:
+    """``query``'s results read from the index in rank order: a :class:`Ranked` or
+    :class:`RankedTogether` on SQLite, a :class:`~blog.search.newest_first.NewestFirst` on
+    PostgreSQL; None when the general plan must answer it."""
+    vendor = connections[using].vendor
+    if not query.terms:
+        return None
+    if vendor == "postgresql":
+        return newest_first(query, hidden, using)
+    if vendor != "sqlite":
         return None
     groups = _groups(query.groups)
     if groups is None:

@@ -68,8 +68,9 @@ class SearchView(CachePolicyMixin, ListView):
         return response
 
     def get_queryset(self):
-        """The ranked ids as ``Paginator`` reads them: on SQLite from the index alone where it
-        can (:mod:`blog.search.ranked`), else by the general plan; at most ``LISTED``."""
+        """The ranked ids as ``Paginator`` reads them: in rank order from the index where the
+        database can (:mod:`blog.search.ranked`), else by the general plan; at most
+        ``LISTED``."""
         others, language = site_settings().show_other_languages, get_language()
         if others:
             # The pairs' hidden sides change with a publication: kept per content state.

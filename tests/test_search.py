@@ -177,32 +177,45 @@ def test_more_matches_than_are_listed_say_so_and_list_the_best(client, publish, 
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's own plan")
-@pytest.mark.parametrize("every", [1, 3, 7])  # a note in 1, 3 or 7 holds the term
-@pytest.mark.parametrize("q", ["调度", "cublas"])  # held as a unit; as a substring
-def test_walked_or_found_in_the_index_the_order_is_the_same(client, publish, monkeypatch, q, every):
-    """PostgreSQL walks the newest documents, walks on if one in ten held the term, and takes
-    the rest from the index (blog.search.newest_first): whichever part finds a note, the list
-    is the titles, then the tags, then the rest, each newest first, as on SQLite."""
+@pytest.mark.parametrize("every", [1, 3])  # every note is a candidate, or one in 3
+@pytest.mark.parametrize("terms", [["调度"], ["cublas"], ["调度", "cublas"]])
+def test_walked_or_found_in_the_index_the_order_is_the_same(
+    client, publish, monkeypatch, terms, every
+):
+    """PostgreSQL reads each score's notes apart, walks the newest documents for the lowest,
+    walks on if one in ten matched, and takes the rest from the index
+    (blog.search.newest_first): whichever part finds a note, the list is the general plan's,
+    by score (title 100, tags 10, elsewhere 1, per term), then newest first."""
     monkeypatch.setattr("blog.search.newest_first.FIRST_WALK", 4)
     monkeypatch.setattr("blog.search.newest_first.SECOND_WALK", 5)
     monkeypatch.setattr("blog.search.newest_first.WALK_RATE", 4)
-    tag = make_tag(name=f"{q} tag", name_zh=f"{q} 标签")
-    expected = {"title": [], "tags": [], "rest": []}
-    for n in range(21):
-        holds = n % every == 0
-        place = ("title", "tags", "rest")[n % 3] if holds else None
+    weights = {"title": 100, "tags": 10, "body": 1}
+    tags = {term: make_tag(name=f"{term} tag", name_zh=f"{term} 标签") for term in terms}
+    scored = []
+    for n in range(4 ** len(terms) * every):
+        choice = n // every if n % every == 0 else -1  # -1: holds no term
+        places = [("title", "tags", "body", None)[choice // 4**k % 4] if choice >= 0 else None
+                  for k in range(len(terms))]  # fmt: skip
+        held = dict(zip(terms, places, strict=True))
         publish(
-            slug=f"n{n}", title=f"{q} {n}" if place == "title" else f"Note {n}",
-            body=f"{q} 在这里" if holds else "别的内容", tags=[tag] if place == "tags" else [],
-            published_ago=timedelta(hours=n + 1),
+            slug=f"n{n}", published_ago=timedelta(hours=n + 1),
+            title=" ".join([f"{t}" for t, place in held.items() if place == "title"] + [str(n)]),
+            body=" ".join([t for t, place in held.items() if place == "body"] + ["别的内容"]),
+            tags=[tags[t] for t, place in held.items() if place == "tags"],
         )  # fmt: skip
-        if holds:
-            expected[place].append(f"n{n}")
-    ranked = expected["title"] + expected["tags"] + expected["rest"]
-    listed = [slug for page in (1, 2, 3) for slug in found(client, q, page=page)]
-    assert listed[: len(ranked)] == ranked  # a page past the last shows the last
+        if all(places):
+            scored.append((-sum(weights[place] for place in places), n))
+    # Everywhere at once: listed once, among the best.
+    everywhere = len(scored) * 10
+    publish(slug=f"n{everywhere}", title=" ".join(terms), body=" ".join(terms),
+            tags=list(tags.values()), published_ago=timedelta(hours=everywhere))  # fmt: skip
+    scored.append((-100 * len(terms), everywhere))
+    ranked = [f"n{n}" for _score, n in sorted(scored)]
+    pages = (len(ranked) + 9) // 10
+    listed = [slug for page in range(1, pages + 1) for slug in found(client, " ".join(terms), page=page)]
+    assert listed == ranked
     monkeypatch.setattr("blog.search.query.LISTED", 2)
-    assert found(client, q) == ranked[:2]
+    assert found(client, " ".join(terms)) == ranked[:2]
 
 
 def test_a_note_unpublished_before_the_index_follows_is_not_listed(client, publish):

@@ -2,21 +2,22 @@
 
 A common term matches tens of thousands of notes on a large blog; the general plan finds them
 all through the GIN indexes, re-checks each against its text, scores and sorts them, to list
-the best thousand. Here a query of one term (or one glossary term's forms) is read in rank
-order instead, in one statement of lists: the notes with it in their title, then those with it
-in their tags, then the rest, each newest first by the documents' order key
-(:mod:`blog.search.order`, migration 0024's B-tree) and cut at ``LISTED`` + 1; a list is read
-only while the lists before it leave room (a one-time filter).
+the best thousand. Here a query is read in rank order instead, in one statement of lists, one
+per score a note can have (:func:`tiers`: for one term, its title, then its tags, then the
+rest), each newest first by the documents' order key (:mod:`blog.search.order`, migration
+0024's B-tree) and cut at ``LISTED`` + 1; a list is read only while the lists before it leave
+room (a one-time filter). A score that needs a term in a title or tags is read from the
+documents those indexes find.
 
-The rest is where a common term's matches are. The planner cannot tell a common substring from
-a rare one (a document's text is too wide for its statistics), so the plan is chosen as it
-goes: the newest :data:`FIRST_WALK` documents are walked and each checked; if one in
-:data:`WALK_RATE` held the term, the next :data:`SECOND_WALK` are walked too; what is left
-comes from the GIN indexes, whose matches are then few. Every part is bounded by its walk or
-by the term's rarity.
+The last list, every term elsewhere, is where a common term's matches are. The planner cannot
+tell a common substring from a rare one (a document's text is too wide for its statistics), so
+the plan is chosen as it goes: the newest :data:`FIRST_WALK` documents are walked and each
+checked; if one in :data:`WALK_RATE` matched, the next :data:`SECOND_WALK` are walked too; what
+is left comes from the GIN indexes, whose matches are then few. Every part is bounded by its
+walk or by the terms' rarity.
 
-Several groups (every match must be scored) and the setting that shows one language only take
-the general plan (:mod:`blog.search.query`). docs/performance.md has the figures.
+Queries of more than :data:`MOST_GROUPS` groups and the setting that shows one language only
+take the general plan (:mod:`blog.search.query`). docs/performance.md has the figures.
 
 May import: models, the search package.
 """
@@ -26,6 +27,7 @@ from __future__ import annotations
 import operator
 from dataclasses import dataclass, field
 from functools import cached_property, reduce
+from itertools import product
 
 from django.db import connections
 from django.db.models import Q
@@ -33,11 +35,19 @@ from django.utils import timezone
 
 from blog.models.search_document import SearchDocument
 from blog.search import query as general
-from blog.search.backends import PostgreSQLBackend, scored_groups
+from blog.search.backends import (
+    BODY_WEIGHT,
+    TAG_WEIGHT,
+    TITLE_WEIGHT,
+    PostgreSQLBackend,
+    scored_groups,
+)
 from blog.search.keys import KeyList
 from blog.search.order import FIRST_PUBLISHED, last_key_at
 
 FIRST_WALK, SECOND_WALK, WALK_RATE = 1_000, 10_000, 10
+# Queries of more groups take the general plan: a note's score has 3 ** groups ways to be made.
+MOST_GROUPS = 3
 _TABLE = SearchDocument._meta.db_table
 _BACKEND = PostgreSQLBackend
 
@@ -82,12 +92,35 @@ class _Statement:
         )
 
 
+def _all(parts):
+    """(SQL, parameters) of every condition in ``parts`` ((SQL, parameters) each)."""
+    return " AND ".join(f"({sql})" for sql, _ in parts), [p for _, more in parts for p in more]
+
+
+def _any(parts):
+    return " OR ".join(f"({sql})" for sql, _ in parts), [p for _, more in parts for p in more]
+
+
+def _not(part):
+    return f"NOT ({part[0]})", part[1]
+
+
+def tiers(groups: int) -> list[list[tuple]]:
+    """Each score a note can have, best first, as the places that give it: one place per group
+    ("title", "tags" or "rest"), scored as the general plan scores them."""
+    weights = {"title": TITLE_WEIGHT, "tags": TAG_WEIGHT, "rest": BODY_WEIGHT}
+    scores = {}
+    for places in product(weights, repeat=groups):
+        scores.setdefault(sum(weights[place] for place in places), []).append(places)
+    return [scores[score] for score in sorted(scores, reverse=True)]
+
+
 @dataclass
 class NewestFirst(KeyList):
-    """The published, shown notes matching ``group``, best first, as ``Paginator`` reads a
-    list (the module docstring has the plan)."""
+    """The published, shown notes matching every one of ``groups``, best first, as
+    ``Paginator`` reads a list (the module docstring has the plan)."""
 
-    group: tuple
+    groups: list
     hidden: frozenset
     using: str = "default"
 
@@ -95,7 +128,8 @@ class NewestFirst(KeyList):
         """SQL and parameters of ``condition`` on the documents' table."""
         query = SearchDocument.objects.using(self.using).filter(condition).query
         compiler = query.get_compiler(self.using)
-        return query.where.as_sql(compiler, compiler.connection)
+        sql, params = query.where.as_sql(compiler, compiler.connection)
+        return sql, list(params)
 
     def _newest(self, count, skip=0):
         """The key of the ``count``-th newest published document after ``skip``: SQL."""
@@ -116,11 +150,43 @@ class NewestFirst(KeyList):
         )
 
     @cached_property
+    def _places(self):
+        """Per group, {place: (SQL, parameters)}: in its title, in its tags (not its title),
+        and elsewhere, "rest" as read row by row and "indexed" as its index holds it."""
+        places = []
+        for group in self.groups:
+            title = self._where(_either(_BACKEND.has_in("title", term) for term in group))
+            tags = self._where(_either(_BACKEND.has_in("tags", term) for term in group))
+            head = [_not(title), _not(tags)]
+            read = self._where(_either(_BACKEND.has(term) for term in group))
+            indexed = self._where(_either(_BACKEND.indexed(term) for term in group))
+            places.append({
+                "title": title, "tags": _all([tags, _not(title)]),
+                "rest": _all([read, *head]), "indexed": _all([indexed, *head]),
+            })  # fmt: skip
+        return places
+
+    def _tier(self, statement, number, assignments):
+        """A tier where some group is in a title or tags: read from those documents alone
+        (the subquery, fenced by ``OFFSET 0``, keeps the planner from starting at the text's
+        index, whose estimates it cannot trust)."""
+        head = _any([
+            _all([self._places[n][place] for n, place in enumerate(places) if place != "rest"])
+            for places in assignments
+        ])  # fmt: skip
+        full = _any([
+            _all([self._places[n][place] for n, place in enumerate(places)])
+            for places in assignments
+        ])  # fmt: skip
+        source = (
+            f"(SELECT * FROM {_TABLE} WHERE {head[0]} AND {self._published} OFFSET 0)"  # noqa: S608 (see _Statement)
+            f" AS {_TABLE}"
+        )
+        statement.params += head[1]
+        statement.add_list(f"tier{number}", [full[0]], full[1], source=source)
+
+    @cached_property
     def _keys(self):
-        title = self._where(_either(_BACKEND.has_in("title", term) for term in self.group))
-        tags = self._where(_either(_BACKEND.has_in("tags", term) for term in self.group))
-        read = self._where(_either(_BACKEND.has(term) for term in self.group))
-        indexed = self._where(_either(_BACKEND.indexed(term) for term in self.group))
         statement = _Statement(shown=[self._published])
         if self.hidden:
             # Once, as a hashed list: an array in each list's conditions cost the planner a
@@ -128,18 +194,17 @@ class NewestFirst(KeyList):
             statement.ctes.append("hidden AS MATERIALIZED (SELECT unnest(%s::bigint[]) AS id)")
             statement.params.append(sorted(self.hidden))
             statement.shown.append("note_id NOT IN (SELECT id FROM hidden)")
-        statement.add_list("title", [title[0]], title[1])
-        statement.add_list("tags", [tags[0], f"NOT ({title[0]})"], tags[1] + title[1])
-        rest = [f"NOT ({title[0]})", f"NOT ({tags[0]})"]
-        rest_params = title[1] + tags[1]
-        statement.add_list(
-            "walked", [read[0], *rest], read[1] + rest_params, source=self._walked(0, FIRST_WALK)
-        )
+        *upper, _bottom = tiers(len(self.groups))
+        for number, assignments in enumerate(upper):
+            self._tier(statement, number, assignments)
+        # The tier where every group is elsewhere: walked, then from the indexes.
+        rest = _all([places["rest"] for places in self._places])
+        indexed = _all([places["indexed"] for places in self._places])
+        statement.add_list("walked", [rest[0]], rest[1], source=self._walked(0, FIRST_WALK))
         common = f"(SELECT count(*) FROM walked) * {WALK_RATE} >= {FIRST_WALK}"  # noqa: S608
         statement.add_list(
-            "walked_on", [read[0], *rest, common], read[1] + rest_params,
-            source=self._walked(FIRST_WALK, SECOND_WALK),
-        )  # fmt: skip
+            "walked_on", [rest[0], common], rest[1], source=self._walked(FIRST_WALK, SECOND_WALK)
+        )
         # Below what was walked (an end past the oldest document: nothing is left), filtered by
         # key ("+ 0": the B-tree's own expression would tempt the planner to walk it).
         end = (
@@ -148,13 +213,13 @@ class NewestFirst(KeyList):
         )
         bottom = FIRST_PUBLISHED
         below = f"order_key + 0 BETWEEN {bottom} AND COALESCE({end}, {bottom}) - 1"
-        statement.add_list("found", [indexed[0], *rest], indexed[1] + rest_params, below)
+        statement.add_list("found", [indexed[0]], indexed[1], below)
         with connections[self.using].cursor() as cursor:
             cursor.execute(statement.sql(), statement.params)
             return [key for (key,) in cursor.fetchall()]
 
 
 def newest_first(query, hidden, using="default"):
-    """A :class:`NewestFirst` for a ``query`` of one group, or None."""
+    """A :class:`NewestFirst` for a ``query`` of at most :data:`MOST_GROUPS` groups, or None."""
     groups = scored_groups(query.groups)
-    return NewestFirst(groups[0], hidden, using) if len(groups) == 1 else None
+    return NewestFirst(groups, hidden, using) if len(groups) <= MOST_GROUPS else None

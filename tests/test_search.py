@@ -211,11 +211,10 @@ def test_walked_or_found_in_the_index_the_order_is_the_same(
             tags=list(tags.values()), published_ago=timedelta(hours=everywhere))  # fmt: skip
     scored.append((-100 * len(terms), everywhere))
     ranked = [f"n{n}" for _score, n in sorted(scored)]
-    pages = (len(ranked) + 9) // 10
-    listed = [slug for page in range(1, pages + 1) for slug in found(client, " ".join(terms), page=page)]
-    assert listed == ranked
+    q, pages = " ".join(terms), range(1, (len(ranked) + 9) // 10 + 1)
+    assert [slug for page in pages for slug in found(client, q, page=page)] == ranked
     monkeypatch.setattr("blog.search.query.LISTED", 2)
-    assert found(client, " ".join(terms)) == ranked[:2]
+    assert found(client, q) == ranked[:2]
 
 
 def test_a_note_unpublished_before_the_index_follows_is_not_listed(client, publish):

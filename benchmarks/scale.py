@@ -13,7 +13,8 @@ database measures, in process through Django's test client with the embedded cac
 
 - each page kind cold (page cache off and emptied, the per-version memos warm: the median of
   ``--runs`` requests), warm (page cache on) and conditional (``If-None-Match``: a 304);
-- search: every query of the search benchmark (:data:`benchmarks.search.QUERIES`), p50 and p95;
+- search: every query of the search benchmark (:data:`benchmarks.search.QUERIES`), p50 and p95
+  (``--by-query``: each query's median too);
 - related notes for 200 published notes (:mod:`blog.public.related`), p50 and p95;
 - the admin's note list (first page, each filter, a search), a note's change form, its history;
 - jobs, each as ``manage.py`` in a process of its own, with its time and peak memory (the
@@ -89,6 +90,9 @@ class Command(BaseCommand):
             help=f"the jobs to run, of {','.join(JOBS)} ('' for none)",
         )
         parser.add_argument("--regenerate", action="store_true")
+        parser.add_argument(
+            "--by-query", action="store_true", help="a row per search query (its median)"
+        )
         parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
 
     def handle(self, *args, **options):
@@ -158,7 +162,7 @@ def measure(options):
         "vendor": connection.vendor,
         "generated_seconds": generated,
         "pages": measure_pages(options["runs"]),
-        "search": measure_search(),
+        "search": measure_search(),  # (p50, p95, max), {query: median}
         "related": measure_related(),
         "admin": measure_admin(options["runs"]),
     }
@@ -245,16 +249,21 @@ def measure_search():
     from benchmarks.search import QUERIES, _percentile, _search_url
 
     client = Client(HTTP_HOST="127.0.0.1")
-    samples = []
+    samples, by_query = [], {}
     for raw, page_number, *interface in QUERIES:
         path, params = _search_url(raw, page_number, interface[0] if interface else "zh")
         client.get(path, params)  # warm-up
+        runs = []
         for _ in range(3):
             started = time.perf_counter()
             response = client.get(path, params)
-            samples.append((time.perf_counter() - started) * 1000)
+            runs.append((time.perf_counter() - started) * 1000)
             assert response.status_code == 200, (raw, response.status_code)
-    return [statistics.median(samples), _percentile(samples, 0.95), max(samples)]
+        samples += runs
+        label = f"`{raw}`" + (f" p. {page_number}" if page_number != 1 else "")
+        by_query[label + (f" ({interface[0]})" if interface else "")] = statistics.median(runs)
+    summary = [statistics.median(samples), _percentile(samples, 0.95), max(samples)]
+    return summary, by_query
 
 
 def measure_related():
@@ -491,7 +500,10 @@ def report(engine, sizes, results, options):
             f"{name}: cold / warm / 304 (ms)",
             lambda r, n=name: "/".join(f"{v:.1f}" for v in r["pages"][n]),
         )
-    row("search p50 / p95 / max (ms)", lambda r: "/".join(f"{v:.0f}" for v in r["search"]))
+    row("search p50 / p95 / max (ms)", lambda r: "/".join(f"{v:.0f}" for v in r["search"][0]))
+    if options["by_query"]:
+        for query in results[sizes[0]]["search"][1]:
+            row(f"search {query} (ms)", lambda r, q=query: f"{r['search'][1][q]:.0f}")
     row("related notes p50 / p95 (ms)", lambda r: "/".join(f"{v:.1f}" for v in r["related"]))
     for name in results[sizes[0]]["admin"]:
         row(f"admin {name} (ms)", lambda r, n=name: f"{r['admin'][n]:.0f}")

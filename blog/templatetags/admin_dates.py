@@ -3,7 +3,7 @@ template and links) with the years, months and days that hold rows found by prob
 through the date's index, instead of Django's minimum, maximum and ``DISTINCT`` over every row of
 the list (1.1 s of the note list's 1.2 s at 100,000 notes on SQLite). At most 31 small queries
 for a month's days, a dozen for a year's months, one per year of the blog; one query for a list
-of at most :data:`READ_WHOLE` rows."""
+of at most :data:`READ_WHOLE` rows, and one for a search's."""
 
 import calendar
 from datetime import datetime
@@ -39,6 +39,16 @@ def date_drilldown(cl):
 
         def held(start, end):
             return any(start <= date < end for date in dates)
+
+    elif cl.query:
+        # A search matching many rows: each probe would match the text again (~35 ms at
+        # 100,000 notes on PostgreSQL), so the dates its rows hold are read in one pass, at
+        # the level shown (the years, a year's months or a month's days).
+        level = "day" if chosen["month"] else "month" if chosen["year"] else "year"
+        held_dates = set(rows.dates(field, level))
+
+        def held(start, end):
+            return any(start.date() <= date < end.date() for date in held_dates)
 
     else:
 

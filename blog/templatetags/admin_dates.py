@@ -9,6 +9,7 @@ import calendar
 from datetime import datetime
 
 from django import template
+from django.db import connections
 from django.utils import formats, timezone
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
@@ -40,10 +41,11 @@ def date_drilldown(cl):
         def held(start, end):
             return any(start <= date < end for date in dates)
 
-    elif cl.query:
+    elif cl.query and connections[rows.db].vendor != "sqlite":
         # A search matching many rows: each probe would match the text again (~35 ms at
         # 100,000 notes on PostgreSQL), so the dates its rows hold are read in one pass, at
-        # the level shown (the years, a year's months or a month's days).
+        # the level shown (the years, a year's months or a month's days). SQLite truncates a
+        # date in a Python function called per row (0.37 s for 47,000 notes): it probes.
         level = "day" if chosen["month"] else "month" if chosen["year"] else "year"
         held_dates = set(rows.dates(field, level))
 

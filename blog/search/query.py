@@ -1,8 +1,9 @@
 """Finding notes: the ranked ids of the published notes that match (the general plan, on any
 database), then one page of them.
 
-The search page calls these where SQLite's own plan (:mod:`.ranked`) does not answer: one query
-for the ranked ids and count, one for the page's notes. At most :data:`LISTED` are listed.
+The search page calls these where the database's own plan in rank order (:mod:`.ranked`,
+:mod:`.newest_first`) does not answer: one query for the ranked ids and count, one for the page's
+notes. At most :data:`LISTED` are listed.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ template and links) with the years, months and days that hold rows found by prob
 through the date's index, instead of Django's minimum, maximum and ``DISTINCT`` over every row of
 the list (1.1 s of the note list's 1.2 s at 100,000 notes on SQLite). At most 31 small queries
 for a month's days, a dozen for a year's months, one per year of the blog; one query for a list
-of at most :data:`READ_WHOLE` rows, and one for a search's."""
+of at most :data:`READ_WHOLE` rows, and on PostgreSQL one for a search's."""
 
 import calendar
 from datetime import datetime

@@ -7,6 +7,7 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from blog.background import after_commit
 from blog.caching import version as content_version
 from blog.models import ContentVersion, NavigationLink, Note, SiteSettings, Tag
 from tests.factories import make_note, make_page, make_scheduled, make_series, make_tag
@@ -93,6 +94,45 @@ def test_a_rolled_back_savepoint_takes_its_bump_with_it(django_capture_on_commit
                 pass
             make_note()
     assert len(bumps(callbacks)) == 1
+    assert version() == before + 1
+
+
+def registered_bumps():
+    waiting = [func for _, func, _ in connection.run_on_commit]
+    return sum(isinstance(func, content_version._ScheduledBump) for func in waiting)
+
+
+def test_compacting_a_long_transaction_keeps_one_bump_that_still_follows_rollbacks(
+    django_capture_on_commit_callbacks,
+):
+    """A restore compacts its callbacks between batches (``after_commit.compact``)."""
+    before = version()
+    with django_capture_on_commit_callbacks(execute=True):
+        with transaction.atomic():
+            try:
+                with transaction.atomic():
+                    for _ in range(3):
+                        with transaction.atomic():
+                            make_note()
+                    assert registered_bumps() == 3  # one per note saved
+                    after_commit.compact("default")
+                    assert registered_bumps() == 1
+                    raise RuntimeError("abort")
+            except RuntimeError:
+                pass
+    assert version() == before
+    with django_capture_on_commit_callbacks(execute=True):
+        with transaction.atomic():
+            make_note()
+            try:
+                with transaction.atomic():
+                    make_note()
+                    after_commit.compact("default")
+                    assert registered_bumps() == 2  # the savepoint's own, kept to roll back
+                    raise RuntimeError("abort")
+            except RuntimeError:
+                pass
+            assert registered_bumps() == 1
     assert version() == before + 1
 
 

@@ -15,6 +15,8 @@ _pending = Local()  # per thread/task: {(kind, alias): the _Batch of the open tr
 class _Batch:
     """What the changes of one transaction asked for, by name; sent once."""
 
+    runs_once = True  # later calls do nothing: :func:`compact` may drop their registrations
+
     def __init__(self, send, failure, using):
         self.send, self.failure, self.using = send, failure, using
         self.done = False
@@ -45,3 +47,23 @@ def once_after_commit(kind, using, send, failure, **items):
     for name, values in items.items():
         batch.items[name].update(values)
     transaction.on_commit(batch, using=using)
+
+
+def compact(using):
+    """Drop the registrations of a run-once callback (``runs_once``) that repeat an earlier one
+    no rollback can now tell apart: the same callback, registered inside the same savepoints
+    still open. A long job in one transaction (a restore renders every note, each save
+    registering its changes) calls it between batches, so the list stays one entry per
+    callback instead of growing by a few a row."""
+    connection = transaction.get_connection(using)
+    live = set(connection.savepoint_ids)
+    seen, kept = set(), []
+    for entry in connection.run_on_commit:
+        sids, func, robust = entry
+        if getattr(func, "runs_once", False):
+            key = (id(func), frozenset(sids & live), robust)
+            if key in seen:
+                continue
+            seen.add(key)
+        kept.append(entry)
+    connection.run_on_commit[:] = kept

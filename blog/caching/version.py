@@ -210,6 +210,8 @@ class _ScheduledBump:
     """One transaction's after-commit callback, gathering the parts its changes named: the first
     call bumps, later ones do nothing."""
 
+    runs_once = True  # blog.background.after_commit.compact may drop its repeated registrations
+
     def __init__(self, using):
         self.using = using
         self.done = False

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import logging
 import sys
+from contextlib import contextmanager
 from functools import partial
 
+from asgiref.local import Local
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
 
 from blog.models import Note, Status
@@ -16,6 +18,8 @@ from blog.search.order import order_key
 from blog.search.text import build_document
 
 logger = logging.getLogger(__name__)
+
+_rebuilt_after = Local()  # per thread/task: the aliases whose index the caller rebuilds
 
 
 def _documents(notes) -> list[SearchDocument]:
@@ -75,9 +79,22 @@ def _update_logged(function, note_ids, using) -> None:
         )
 
 
+@contextmanager
+def rebuilt_afterwards(using=DEFAULT_DB_ALIAS):
+    """Within it, changes queue no re-indexing of their notes: the caller rebuilds the whole
+    index once its transaction commits (a restore). Each would redo a note's share of that
+    work, and wait as a callback of its own until the commit."""
+    previous = getattr(_rebuilt_after, "aliases", frozenset())
+    _rebuilt_after.aliases = previous | {using}
+    try:
+        yield
+    finally:
+        _rebuilt_after.aliases = previous
+
+
 def _after_commit(function, note_ids, using) -> None:
     note_ids = set(note_ids)
-    if note_ids:
+    if note_ids and using not in getattr(_rebuilt_after, "aliases", frozenset()):
         transaction.on_commit(partial(_update_logged, function, note_ids, using), using=using)
 
 

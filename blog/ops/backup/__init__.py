@@ -18,6 +18,7 @@ from blog.ops.backup import accounts, dump_reader, files, portable, postgres, re
 from blog.ops.backup.files import ManifestError
 from blog.ops.backup.portable import RestoreError
 from blog.ops.backup.snapshot import read_snapshot
+from blog.search import index as search_index
 
 __all__ = ["BackupError", "ManifestError", "RestoreError", "backup", "restore"]
 
@@ -114,7 +115,8 @@ def restore(
                 f"The backup's data.json cannot be read ({error}): nothing was restored."
             ) from error
         media = files.restore_media(media_plan)  # before rendering: pictures look for them
-        rendered, refused = rerender.render_all(using, progress)
+        with search_index.rebuilt_afterwards(using):  # below, once it commits
+            rendered, refused = rerender.render_all(using, progress)
     try:
         call_command("rebuild_search_index", database=using, stdout=io.StringIO())
     except Exception as error:  # noqa: BLE001 (the content is back; say what to run)

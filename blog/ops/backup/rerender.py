@@ -4,11 +4,13 @@ could put script on every page; a refused text becomes its escaped Markdown.
 May import what :mod:`blog.ops` may.
 """
 
+import gc
 from dataclasses import dataclass
 
 from django.db import models, transaction
 from django.utils.html import escape
 
+from blog.background import after_commit
 from blog.models import Term, term_matching
 from blog.models.rendered import RenderedMarkdownMixin
 from blog.ops.backup.portable import dumped_models
@@ -55,12 +57,23 @@ def render_all(using, progress=None):
                     _store_refused(obj, using)
                     refused.append(_refused(obj, refusal))
             done, last = done + len(batch), batch[-1].pk
+            _let_go(batch, using)
             if progress is not None:
                 progress(model, done, total)
         counts[model] = done
         if model in RENDERED_FIRST:
             term_matching.forget()  # a refused term is stored without signals
     return counts, refused
+
+
+def _let_go(batch, using):
+    """Free what a batch held, so a restore's memory does not grow with the number of notes:
+    a note and its cover's file object refer to each other, so a note read is freed by the
+    cyclic collector, which counts objects, not the bytes of their texts, and would wait
+    thousands of notes; and each save registered its after-commit callbacks again."""
+    batch.clear()
+    gc.collect()
+    after_commit.compact(using)
 
 
 def _render(obj, using):

@@ -371,6 +371,10 @@ BIJI_RENDER_SECONDS = float(env("BIJI_RENDER_SECONDS", "3"))
 BIJI_RENDER_WALL_SECONDS = float(env("BIJI_RENDER_WALL_SECONDS", "10"))
 BIJI_RENDER_MEMORY_MB = int(env("BIJI_RENDER_MEMORY_MB", "512"))
 
+# A search's statements stop after this many seconds (blog/search/deadline.py): the page then
+# says the search took too long. Common searches take milliseconds (docs/performance.md).
+BIJI_SEARCH_SECONDS = float(env("BIJI_SEARCH_SECONDS", "2"))
+
 # Share links to drafts expire after this many seconds (and at any edit of the note).
 BIJI_PREVIEW_MAX_AGE = int(env("BIJI_PREVIEW_MAX_AGE", str(7 * 86400)))
 

@@ -23,8 +23,9 @@ MARKER = "engine"
 
 MODULES = {
     # the database's own SQL
-    "test_search", "test_search_glossary", "test_search_index", "test_search_math_snippets",
-    "test_search_mixed_scripts", "test_migrations", "test_translation_sync",
+    "test_search", "test_search_deadline", "test_search_glossary", "test_search_index",
+    "test_search_math_snippets", "test_search_mixed_scripts", "test_migrations",
+    "test_translation_sync",
     "test_backup_restore", "test_restore_hostile", "test_glossary_porting",
     "test_translation_sync_porting", "test_views_indexes", "test_glossary_pages",
     "test_related_notes", "test_admin_note_list_reads",

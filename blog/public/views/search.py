@@ -4,6 +4,7 @@ import secrets
 import threading
 from functools import partial
 
+from django.conf import settings
 from django.core.paginator import Paginator
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -12,6 +13,7 @@ from django.views.generic import ListView
 from blog.caching import memoised, site_settings
 from blog.public.pagination import get_page
 from blog.public.views.base import CachePolicyMixin
+from blog.search.deadline import SearchTooLong, search_deadline
 from blog.search.glossary import expand, load_glossary
 from blog.search.query import PER_PAGE, Listed, load_results, ranked_ids
 from blog.search.ranked import hidden_by_pairs, ranked
@@ -55,6 +57,7 @@ class SearchView(CachePolicyMixin, ListView):
     # The index follows a publication after the commit: results are never kept by a cache
     # (browsers revalidate; the content hash of ConditionalGetMiddleware answers with 304).
     revalidate = True
+    too_long = False
 
     def get(self, request, *args, **kwargs):
         query = parse_query(request.GET.get("q", ""))
@@ -62,7 +65,13 @@ class SearchView(CachePolicyMixin, ListView):
             # Read once per content state (the glossary's edits move it), not per search.
             query = expand(query, _glossary())
         self.query = query
-        response = super().get(request, *args, **kwargs)
+        try:
+            with search_deadline(settings.BIJI_SEARCH_SECONDS):
+                response = super().get(request, *args, **kwargs)
+        except SearchTooLong:
+            # The page, without results, says so (and how to narrow the search).
+            self.too_long = True
+            response = super().get(request, *args, **kwargs)
         # Result pages are endless and thin: not for search engines' indexes.
         response["X-Robots-Tag"] = "noindex"
         return response
@@ -72,6 +81,8 @@ class SearchView(CachePolicyMixin, ListView):
         database can (:mod:`blog.search.ranked`), else by the general plan; at most
         ``LISTED``."""
         others, language = site_settings().show_other_languages, get_language()
+        if self.too_long:
+            return Listed([])
         if others:
             # The pairs' hidden sides change with a publication: kept per content state.
             hidden = memoised("search-hidden-by-pairs", hidden_by_pairs).get(language, ())
@@ -95,6 +106,8 @@ class SearchView(CachePolicyMixin, ListView):
             query=self.query.text,  # the header's search box shows it
             also_searched=also_searched(self.query, get_language()),
             capped=self.object_list.capped,
+            too_long=self.too_long,
+            search_seconds=settings.BIJI_SEARCH_SECONDS,
             title=title,
             noindex=True,
             max_query_chars=MAX_QUERY_CHARS,

@@ -61,7 +61,7 @@ class Importer(TranslationPairing, SeriesPlacement, OldPaths):
         self.dry_run = dry_run
         self.permalink_pattern = permalink_pattern
         self.stores = {}
-        self.by_key = {}  # translation key → {language: note}
+        self.by_key = {}  # translation key → {language: note id}
         self.records_by_key = {}  # translation key → {language: record}: a pair's own names
         # Series this import created (named as it goes): pk → (the file, the name it gave).
         self.created_series = {}

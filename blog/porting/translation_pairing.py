@@ -11,7 +11,8 @@ from blog.porting.wording import worded
 
 class TranslationPairing:
     """The importer's pairing steps, on its ``report``, ``authority``, ``written``, ``by_key``,
-    ``records_by_key`` (key → {language: note or record}) and ``synced`` (pk → its file's)."""
+    ``records_by_key`` (key → {language: note id or record}) and ``synced`` (pk → its
+    file's)."""
 
     def tag_names(self, note, record):
         """The names to find the note's tags by, with their Chinese names: ``tags_zh``, else a
@@ -34,7 +35,8 @@ class TranslationPairing:
 
     def remember(self, note, record):
         if record.translation_key:
-            self.by_key.setdefault(record.translation_key, {})[note.language] = note
+            # The id, not the note: a run of 5,000 files would keep every note's texts.
+            self.by_key.setdefault(record.translation_key, {})[note.language] = note.pk
             self.records_by_key.setdefault(record.translation_key, {})[note.language] = record
         if record.synced_hashes is not None:
             self.synced[note.pk] = record.synced_hashes
@@ -59,9 +61,11 @@ class TranslationPairing:
         key = record.translation_key
         if not key:
             return None
+        stored = self.by_key.get(key, {}).get("en" if record.language != "en" else "zh-hans")
         partner = (
-            self.by_key.get(key, {}).get("en" if record.language != "en" else "zh-hans")
-            or Note.objects.filter(Q(slug=key) | Q(translation_key=key))
+            Note.objects.filter(pk=stored).first()
+            if stored is not None
+            else Note.objects.filter(Q(slug=key) | Q(translation_key=key))
             .exclude(language=record.language)
             .first()
         )

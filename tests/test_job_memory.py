@@ -7,11 +7,11 @@ import pytest
 from django.db import connection, transaction
 
 from blog.models import Note, Term
-from blog.ops.backup import rerender
+from blog.ops.backup import accounts, portable, rerender
 from blog.porting import importer
 from blog.porting.run import import_markdown
 from blog.search import index
-from tests.factories import make_note
+from tests.factories import make_note, make_tag
 from tests.imports import site_folder
 
 pytestmark = pytest.mark.django_db
@@ -72,3 +72,21 @@ def test_an_import_keeps_no_note_it_has_stored(tmp_path, monkeypatch):
     assert not report.errors
     assert Note.objects.filter(translation__isnull=False).count() == 4  # paired all the same
     assert len(held) == 8 and max(held) <= 2, held  # the file's note and its partner
+
+
+def test_loading_a_dump_leaves_one_callback_per_kind_not_one_per_row(tmp_path, monkeypatch):
+    tag = make_tag("CUDA", "CUDA")
+    for _ in range(12):
+        make_note(tags=[tag])
+    path = tmp_path / "data.json"
+    with open(path, "w", encoding="utf-8") as stream:
+        portable.dump(stream, "default")
+    monkeypatch.setattr(portable, "COMPACT_EVERY", 5)
+    with transaction.atomic(), index.rebuilt_afterwards():
+        plan = accounts.admit(path, "default", with_accounts=True)
+        before = len(connection.run_on_commit)
+        portable.load(path, "default", plan=plan, replace=True, keep=accounts.account_labels())
+        waiting = connection.run_on_commit[before:]
+    assert Note.objects.count() == 12
+    kinds = [type(func).__name__ for _, func, _ in waiting]
+    assert len(kinds) == len(set(kinds)), kinds

@@ -104,7 +104,8 @@ def restore(
             "The database is not empty (" + ", ".join(present[:6]) + "): restore into an "
             "empty database, or pass --force to replace its content."
         )
-    with transaction.atomic(using=using):
+    # The index is rebuilt below, once the transaction commits.
+    with transaction.atomic(using=using), search_index.rebuilt_afterwards(using):
         try:
             plan = accounts.admit(data_file, using, with_accounts=with_accounts)
             counts = portable.load(
@@ -115,8 +116,7 @@ def restore(
                 f"The backup's data.json cannot be read ({error}): nothing was restored."
             ) from error
         media = files.restore_media(media_plan)  # before rendering: pictures look for them
-        with search_index.rebuilt_afterwards(using):  # below, once it commits
-            rendered, refused = rerender.render_all(using, progress)
+        rendered, refused = rerender.render_all(using, progress)
     try:
         call_command("rebuild_search_index", database=using, stdout=io.StringIO())
     except Exception as error:  # noqa: BLE001 (the content is back; say what to run)

@@ -14,9 +14,11 @@ from django.core.management.color import no_style
 from django.db import connections, models, transaction
 from django.utils.duration import duration_string
 
+from blog.background import after_commit
 from blog.ops.backup import dump_reader
 
 FORMAT = "biji-portable-1"
+COMPACT_EVERY = 1000  # rows
 
 SKIPPED_APPS = {"contenttypes", "sessions", "axes"}
 SKIPPED_MODELS = {
@@ -190,6 +192,11 @@ def _insert(entry, model, plan, natural, using):
             kwargs[field.attname] = value
         models.Model.save_base(model(**kwargs), using=using, raw=True, force_insert=True)
         count += 1
+        if count % COMPACT_EVERY == 0:
+            # Each row's signals register their after-commit callbacks again, kept until
+            # the restore's one commit: ~1 million of them at 100,000 notes.
+            after_commit.compact(using)
+    after_commit.compact(using)
     return count
 
 

@@ -1,8 +1,8 @@
 """Public pages cost the same number of queries, at most five (six on a few pages with every
 cache empty), however many notes the blog holds: cold (page cache off, caches
-empty), from the page cache (one query) and conditional (one query). Measured with the
-generated blog of the page benchmark (benchmarks.data) at two sizes, with commits, as in
-production.
+empty), from the page cache (one query) and conditional (one query); a search on PostgreSQL one
+more, its time bound's ``SET LOCAL`` (blog/search/deadline.py). Measured with the generated
+blog of the page benchmark (benchmarks.data) at two sizes, with commits, as in production.
 """
 
 import pytest
@@ -15,6 +15,11 @@ from tests.conftest import clear_test_cache
 pytestmark = pytest.mark.django_db(transaction=True)
 
 BUDGET = 5
+
+
+def budget(name):
+    bound = name.startswith("search") and connection.vendor == "postgresql"
+    return BUDGET + 1 if bound else BUDGET
 
 
 def count_queries(client, url, **headers):
@@ -60,7 +65,7 @@ def test_query_counts_do_not_grow_with_the_blog(client):
     assert large == small
     for name, (cold, again) in large.items():
         # With the site settings cached (production: once per change, for every worker).
-        assert again <= BUDGET, (name, again)
+        assert again <= budget(name), (name, again)
         # Everything emptied (the first request after a change): the settings and a list's
         # total are read again; a note in a series or a tag page then costs six.
-        assert cold <= BUDGET + 1, (name, cold)
+        assert cold <= budget(name) + 1, (name, cold)

@@ -87,7 +87,7 @@ ENGINE_MARKS := engine and not browser and not backend_independent
 
 .PHONY: run serve superuser setup demo test test-deps system-deps check test-sqlite coverage test-postgres test-browser \
 	test-browser-pages test-lighthouse test-processes lint format browser-deps services messages bench \
-	bench-pages bench-scale bench-mechanisms bench-traffic bench-images bench-mail bench-render soak soak-worker-lock clean lock \
+	bench-pages bench-scale bench-mechanisms bench-traffic bench-edge bench-images bench-mail bench-render soak soak-worker-lock clean lock \
 	generators test-interop
 
 $(VENV)/.installed: requirements-dev.lock pyproject.toml
@@ -164,6 +164,7 @@ test-deps:
 system-deps:
 	@bash scripts/install-browser-deps.sh
 	@bash scripts/install-generators.sh
+	@bash scripts/install-edge.sh
 	@bash scripts/start-services.sh
 
 # Hugo, Jekyll with jekyll-polyglot (Debian's) and Hexo (npm, package-lock.json's): the export
@@ -232,11 +233,14 @@ test-postgres: $(VENV)/.installed
 	@echo "== non-browser tests on PostgreSQL, Redis cache, $(JOBS) workers ($(POSTGRES_MARKS)) =="
 	$(POSTGRES_ENV) $(PYTEST) $(XDIST) -m "$(POSTGRES_MARKS)" $(POSTGRES_ARGS) $(PYTEST_ARGS)
 
-# The Markdown export built by Hugo, Jekyll (jekyll-polyglot) and Hexo, every case, on SQLite
-# (`make test` runs one case per generator): tests/test_export_generators.py.
+# Every case against the real other sides, where `make test` runs one case each: the export
+# built by Hugo, Jekyll (jekyll-polyglot) and Hexo; biji behind Varnish (every change kind, nothing
+# private kept); media on an S3 server (moto's); two hosts sharing one database.
+INTEROP_TESTS := tests/test_export_generators.py tests/test_edge_cache.py
 test-interop: $(VENV)/.installed generators
-	@echo "== the export built by Hugo, Jekyll and Hexo: every case, on SQLite =="
-	$(SQLITE_ENV) BIJI_TEST_INTEROP=1 $(PYTEST) tests/test_export_generators.py $(PYTEST_ARGS)
+	@bash scripts/install-edge.sh
+	@echo "== every case against Hugo, Jekyll, Hexo, Varnish, the S3 server, two hosts: on SQLite =="
+	$(SQLITE_ENV) BIJI_TEST_INTEROP=1 $(PYTEST) $(XDIST) $(INTEROP_TESTS) $(PYTEST_ARGS)
 
 # The browser tests, once, on SQLite: Playwright and chromium, axe-core, then Lighthouse.
 test-browser: test-browser-pages test-lighthouse
@@ -321,6 +325,15 @@ bench-mail: setup
 bench-render: setup
 	env -u REDIS_URL DJANGO_SECRET_KEY=bench-only DJANGO_LOG_LEVEL=ERROR \
 		$(PY) -m benchmarks render $(BENCH_ARGS)
+
+# biji behind Varnish (config/varnish/biji.vcl) while the author edits a note every 5 s: the mix
+# of bench-traffic against a static file, both through Varnish; each edit's freshness at the
+# edge; then stale pages and kept private responses counted (benchmarks/edge.py). 2,000 notes in
+# a scratch SQLite file; BENCH_ARGS="--duration 10".
+bench-edge: setup
+	@bash scripts/install-edge.sh
+	BENCH_COMMAND=edge BENCH_DB=$(or $(BENCH_DB),/tmp/biji-edge-bench.sqlite3) \
+		bash scripts/bench_pages.sh $(BENCH_ARGS)
 
 # Load and faults: gunicorn x3 and wrk at 64 connections while a worker is killed, the cache
 # server stops and starts, and 20 threads save notes. SOAK_SECONDS=60 by default. Then an

@@ -14,6 +14,7 @@ COMMANDS = {
     "mail": "benchmarks.mail",
     "render": "benchmarks.render",
     "scale": "benchmarks.scale",
+    "edge": "benchmarks.edge",
 }
 
 

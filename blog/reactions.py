@@ -24,8 +24,8 @@ from django_tasks.signals import task_finished
 
 from blog.authoring import term_warnings
 from blog.background import term_rerender
+from blog.caching import edge, version
 from blog.caching import receivers as caching
-from blog.caching import version
 from blog.images import card_tasks, variant_tasks
 from blog.mail import announce, webhooks, websub
 from blog.models import (
@@ -224,9 +224,17 @@ TABLE = (
               "the content version's row is there"),
         react(search_index.rebuild_if_incomplete, "blog.search.fill_after_migrate",
               "the search index filled if it lacks notes")),
+    on("the content version moved, with the parts a committed change named", version.parts_moved,
+       None,
+        react(edge.purge_moved_parts, "blog.caching.edge.parts_moved",
+              "the edge's copies of the pages showing those parts purged on the background "
+              "runner (BIJI_EDGE_PURGER; more than 200 parts: every page)")),
     on("a request started", request_started, None,
         react(version.start_request, "blog.content.request_started",
-              "the content version read once for the request")),
+              "the content version read once for the request"),
+        react(edge.purge_after_deploy, "blog.caching.edge.first_request",
+              "a process's first request of a release the edge has not seen: every page "
+              "purged from the edge, once")),
     on("a request finished", request_finished, None,
         react(version.finish_request, "blog.content.request_finished",
               "the request's memo of the version dropped")),

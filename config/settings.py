@@ -392,10 +392,32 @@ BIJI_SUBSCRIBE_ADDRESS_LIMIT = int(env("BIJI_SUBSCRIBE_ADDRESS_LIMIT", "3"))
 BIJI_SUBSCRIBE_ADDRESS_WINDOW = int(env("BIJI_SUBSCRIBE_ADDRESS_WINDOW", "86400"))
 BIJI_CONFIRM_MAX_AGE = int(env("BIJI_CONFIRM_MAX_AGE", str(3 * 86400)))
 
-# Public pages may be kept this long by browsers and shared caches (seconds).
-BIJI_PAGE_MAX_AGE = int(env("BIJI_PAGE_MAX_AGE", "300"))
-# ...and shared caches (CDN, nginx) by s-maxage; never past the next scheduled publication.
-BIJI_PAGE_SHARED_MAX_AGE = int(env("BIJI_PAGE_SHARED_MAX_AGE", str(BIJI_PAGE_MAX_AGE)))
+# An edge cache in front of biji (blog.caching.edge, docs/deployment.md): every public page names
+# the parts it shows in Surrogate-Key, Cache-Tag and xkey headers, and once a change commits,
+# the background runner purges the pages showing what it moved through BIJI_EDGE_PURGER: none,
+# varnish (a PURGE with xkey-purge to each of BIJI_EDGE_PURGE_URLS), fastly or cloudflare
+# (BIJI_EDGE_SERVICE: the service or zone id; BIJI_EDGE_API_TOKEN; BIJI_EDGE_API_URL: another
+# API address). BIJI_EDGE_KEY_PREFIX goes before every key, for several sites on one edge.
+BIJI_EDGE_PURGER = env("BIJI_EDGE_PURGER", "none").lower()
+if BIJI_EDGE_PURGER not in ("none", "varnish", "fastly", "cloudflare"):
+    raise ImproperlyConfigured(
+        f"BIJI_EDGE_PURGER={BIJI_EDGE_PURGER!r}: choose none, varnish, fastly or cloudflare."
+    )
+BIJI_EDGE_PURGE_URLS = env_list("BIJI_EDGE_PURGE_URLS")
+BIJI_EDGE_SERVICE = env("BIJI_EDGE_SERVICE")
+BIJI_EDGE_API_TOKEN = env("BIJI_EDGE_API_TOKEN")
+BIJI_EDGE_API_URL = env("BIJI_EDGE_API_URL")
+BIJI_EDGE_KEY_PREFIX = env("BIJI_EDGE_KEY_PREFIX")
+_EDGE_PURGES = BIJI_EDGE_PURGER != "none"
+
+# Public pages may be kept this long by browsers (seconds): 5 minutes; behind a purged edge, 0,
+# so that browsers revalidate (the edge answers 304) and see an edit at once.
+BIJI_PAGE_MAX_AGE = int(env("BIJI_PAGE_MAX_AGE", "0" if _EDGE_PURGES else "300"))
+# ...and shared caches (CDN, nginx) by s-maxage, never past the next scheduled publication: as
+# long as browsers, or a day behind a purged edge (a purge that keeps failing waits that long).
+BIJI_PAGE_SHARED_MAX_AGE = int(
+    env("BIJI_PAGE_SHARED_MAX_AGE", "86400" if _EDGE_PURGES else str(BIJI_PAGE_MAX_AGE))
+)
 # How long the shared page cache keeps an anonymous page (keys follow the content version, so
 # an edit never waits for this); 0 turns the page cache off (conditional GETs still work).
 BIJI_PAGE_CACHE_SECONDS = int(env("BIJI_PAGE_CACHE_SECONDS", "86400"))

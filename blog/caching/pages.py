@@ -17,7 +17,7 @@ from django.urls import Resolver404, get_resolver, get_urlconf
 from django.utils import translation
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 
-from blog.caching import author, canonical, near, parts, release, store, validators, version
+from blog.caching import author, canonical, edge, near, parts, release, store, validators, version
 from blog.caching.encoding import accepts_gzip
 
 # Views whose response depends on the content version, the URL and the language only.
@@ -131,6 +131,16 @@ def add_policy(response, state):
             patch_cache_control(response, max_age=int(left))
 
 
+def edge_may_keep(response, keep, names):
+    """Name the page's parts for an edge cache when biji would keep it itself (the same rules,
+    so an edge never keeps what a purge cannot reach); otherwise, with an edge purged by biji,
+    keep the page out of shared caches."""
+    if keep:
+        edge.name_parts(response, names)
+    elif edge.enabled():
+        edge.not_at_the_edge(response)
+
+
 def _freeze(response):
     return (response.status_code, list(response.items()), response.content)
 
@@ -192,11 +202,9 @@ class PageCacheMiddleware:
         modified = validators.last_modified(state)
         validators.add_validators(response, etag, modified)
         add_policy(response, state)
-        if (
-            request.method == "GET"
-            and after.version == state.version
-            and storable(request, response, match)
-        ):
+        keep = after.version == state.version and storable(request, response, match)
+        edge_may_keep(response, keep, versions)
+        if keep and request.method == "GET":
             entry = Entry(after.schedule_key, versions, etag, _freeze(response), after.key)
             if store.set(key, entry, seconds):
                 near.put(key, entry, seconds)
@@ -246,12 +254,16 @@ class PageCacheMiddleware:
         modified = validators.last_modified(state)
         if not_modified := self.not_modified(request, match, state, etag, modified):
             return not_modified
-        with validators.hidden_preconditions(request):
+        with parts.collecting() as names, validators.hidden_preconditions(request):
             response = self.get_response(request)
         if response.status_code != 200 or "public" not in response.get("Cache-Control", ""):
             return response
         validators.add_validators(response, etag, modified)
         add_policy(response, state)
+        if edge.enabled():  # the parts' names, and whether an edit came in meanwhile
+            after, versions = version.current_with_parts(names)
+            keep = after.version == state.version and storable(request, response, match)
+            edge_may_keep(response, keep, versions)
         response.headers[HEADER] = "miss"
         return validators.evaluate(request, response, etag, modified)
 

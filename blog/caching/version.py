@@ -12,6 +12,7 @@ from asgiref.local import Local
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, IntegrityError, connections, transaction
 from django.db.models import F
+from django.dispatch import Signal
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
@@ -23,6 +24,10 @@ logger = logging.getLogger(__name__)
 ROW = 1  # the primary key of the one row
 
 _request = Local()  # the memo of the current request, per thread/task
+
+# Sent after the version moved, with ``using`` and the ``names`` of the parts that moved (inside
+# the transaction of a bump made in one): an edge purges the pages showing them.
+parts_moved = Signal()
 
 
 @dataclass(frozen=True)
@@ -199,6 +204,7 @@ def bump(using=DEFAULT_DB_ALIAS, parts=None) -> None:
                 unique_fields=["name"],
                 update_fields=["version"],
             )
+        parts_moved.send(sender=ContentVersion, using=using, names=names)
     forget(using)
 
 

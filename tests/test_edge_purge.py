@@ -50,6 +50,15 @@ def test_what_biji_would_not_keep_is_kept_out_of_a_purged_edge(client, varnish_p
     assert "xkey" not in client.get("/search/?q=GPU")
 
 
+@pytest.mark.django_db
+def test_what_the_author_sees_is_private_to_every_shared_cache(admin_client):
+    note = make_note()
+    admin_client.get("/admin/")  # the admin sets the author's marker
+    response = admin_client.get(note.get_absolute_url())
+    directives = {d.strip() for d in response["Cache-Control"].split(",")}
+    assert "private" in directives and "public" not in directives and "xkey" not in response
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_committed_change_queues_one_purge_of_the_parts_it_moved(varnish_purger):
     note = make_note()
@@ -97,7 +106,7 @@ class Recorder(BaseHTTPRequestHandler):
 def api():
     server = ThreadingHTTPServer(("127.0.0.1", 0), Recorder)
     server.seen, server.answer = [], (200, b'{"success": true, "errors": []}')
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True).start()
     yield server
     server.shutdown()
     server.server_close()

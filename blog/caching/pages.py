@@ -164,6 +164,8 @@ class PageCacheMiddleware:
         if match is None:
             response = self.get_response(request)
             author.follow_session(request, response)
+            if author.is_author(request):  # what the author sees is theirs alone
+                patch_cache_control(response, private=True)
             return response
         # Raises DisallowedHost (a 400) for a host outside ALLOWED_HOSTS, as Django would.
         request.get_host()

@@ -103,6 +103,7 @@ class Editor(threading.Thread):
         self.stopping = threading.Event()
         self.freshness = []  # seconds from each commit to the edge serving it
         self.never_fresh = 0  # edits not shown within 30 s
+        self.not_kept = 0  # notes Varnish did not keep before their edit (measured anyway)
 
     def run(self):
         try:
@@ -110,6 +111,7 @@ class Editor(threading.Thread):
                 if self.stopping.wait(self.every):
                     return
                 slug = self.slugs[number % len(self.slugs)]
+                self.kept_at_the_edge(slug)  # so that only a purge can make it fresh
                 note = Note.objects.get(slug=slug)
                 note.body = note.body.split(MARKER)[0] + f"{MARKER} {number}"
                 note.save()  # autocommit: committed when it returns
@@ -117,6 +119,12 @@ class Editor(threading.Thread):
         finally:
             close_old_connections()
             connection.close()
+
+    def kept_at_the_edge(self, slug):
+        for _ in range(3):
+            if fetch(self.varnish.url(f"/notes/{slug}/"))[1].get("X-Edge") == "hit":
+                return
+        self.not_kept += 1
 
     def freshness_of(self, slug, text, committed):
         url, wanted = self.varnish.url(f"/notes/{slug}/"), text.encode()
@@ -165,6 +173,8 @@ class Command(BaseCommand):
             [sys.executable, "manage.py", "db_worker", "--no-startup-delay", "--interval", "1"],
             cwd=settings.BASE_DIR,
             env={**os.environ, **env},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
         try:
             with (
@@ -214,6 +224,7 @@ class Command(BaseCommand):
                 f"\nFreshness of {len(times)} edits (commit → Varnish serves it): median "
                 f"{times[len(times) // 2]:.2f} s, slowest {times[-1]:.2f} s"
                 + (f"; {editor.never_fresh} never shown within 30 s" if editor.never_fresh else "")
+                + (f"; {editor.not_kept} not kept before the edit" if editor.not_kept else "")
             )
         out(
             f"After the edits: {audit.stale} stale of {audit.compared} pages compared with "

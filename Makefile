@@ -79,14 +79,16 @@ SAME_ON_EVERY_DATABASE := \
 	tests/test_admin_render_bounds.py::test_every_pathological_body_is_saved_or_refused_at_once_never_a_server_error \
 	tests/test_worker_resilience.py::test_the_worker_outlives_a_write_lock_held_past_its_busy_timeout \
 	tests/test_worker_resilience.py::test_a_killed_worker_is_restarted_by_the_supervisor_and_runs_the_next_task \
-	tests/test_worker_resilience.py::test_the_supervisor_waits_longer_each_time_the_command_dies_at_once
+	tests/test_worker_resilience.py::test_the_supervisor_waits_longer_each_time_the_command_dies_at_once \
+	tests/test_object_storage.py::test_backup_and_restore_carry_the_media_on_the_store \
+	tests/test_edge_cache.py
 # Tests that touch neither the database nor the cache (checked while they run:
 # tests/backend_guard.py) run in `make test`'s SQLite run only.
 POSTGRES_MARKS ?= not browser
 ENGINE_MARKS := engine and not browser and not backend_independent
 
 .PHONY: run serve superuser setup demo test test-deps system-deps check test-sqlite coverage test-postgres test-browser \
-	test-browser-pages test-lighthouse test-processes lint format browser-deps services messages bench \
+	test-browser-pages test-lighthouse test-processes lint format browser-deps services s3 messages bench \
 	bench-pages bench-scale bench-mechanisms bench-traffic bench-edge bench-images bench-mail bench-render soak soak-worker-lock clean lock \
 	generators test-interop
 
@@ -175,6 +177,11 @@ generators:
 services:
 	@bash scripts/start-services.sh
 
+# An S3 server (moto's, from the dev dependencies) on 127.0.0.1:9000 with a bucket biji-media, for
+# trying media on object storage by hand; it prints the environment to give `make run`.
+s3: $(VENV)/.installed
+	@bash scripts/start-s3.sh
+
 format: $(VENV)/.installed
 	$(PY) -m ruff check --fix .
 	$(PY) -m ruff format .
@@ -236,7 +243,7 @@ test-postgres: $(VENV)/.installed
 # Every case against the real other sides, where `make test` runs one case each: the export
 # built by Hugo, Jekyll (jekyll-polyglot) and Hexo; biji behind Varnish (every change kind, nothing
 # private kept); media on an S3 server (moto's); two hosts sharing one database.
-INTEROP_TESTS := tests/test_export_generators.py tests/test_edge_cache.py
+INTEROP_TESTS := tests/test_export_generators.py tests/test_edge_cache.py tests/test_object_storage.py
 test-interop: $(VENV)/.installed generators
 	@bash scripts/install-edge.sh
 	@echo "== every case against Hugo, Jekyll, Hexo, Varnish, the S3 server, two hosts: on SQLite =="

@@ -273,6 +273,23 @@ STORAGES = {
     "default": {"BACKEND": "blog.images.storage.WholeFileStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
+# Media on an object store (AWS S3, Cloudflare R2, MinIO, any S3 API) instead of MEDIA_ROOT:
+# MEDIA_S3_BUCKET turns it on (docs/deployment.md). Credentials are boto3's own
+# (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, or an instance role); unsigned URLs, no
+# overwrites and the client's timeouts are fixed in blog/images/object_storage.py.
+MEDIA_S3_BUCKET = env("MEDIA_S3_BUCKET")
+if MEDIA_S3_BUCKET:
+    STORAGES["default"] = {
+        "BACKEND": "blog.images.object_storage.ObjectStorage",
+        "OPTIONS": {
+            "bucket_name": MEDIA_S3_BUCKET,
+            "endpoint_url": env("MEDIA_S3_ENDPOINT_URL") or None,  # AWS S3 without it
+            "region_name": env("MEDIA_S3_REGION") or None,
+            # The CDN domain media URLs use (media.example.com), else the store's own.
+            "custom_domain": env("MEDIA_S3_CUSTOM_DOMAIN") or None,
+            "location": env("MEDIA_S3_LOCATION").strip("/"),  # a key prefix: blog/
+        },
+    }
 # Fingerprinted static files never change: let browsers and CDNs keep them for a year.
 WHITENOISE_MAX_AGE = 31536000
 

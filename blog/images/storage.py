@@ -1,5 +1,6 @@
 """The media storage: files written under a hidden ``.part`` name, flushed and renamed, so a file is
-whole or not there and a failed write leaves nothing to serve or take as done.
+whole or not there and a failed write leaves nothing to serve or take as done. No name leads out of
+the media folder, not even through a link inside it.
 
 May import: nothing of biji's.
 """
@@ -9,10 +10,24 @@ import os
 import posixpath
 import secrets
 
+from django.core.exceptions import SuspiciousFileOperation
 from django.core.files.storage import FileSystemStorage
 
 
 class WholeFileStorage(FileSystemStorage):
+    def check_name(self, name):
+        """Refuse ``name`` (SuspiciousFileOperation) if it leads outside the media folder once links
+        are followed: Django's own check reads the name only. A restore asks before it writes."""
+        path = super().path(name)
+        root = os.path.realpath(self.location)
+        resolved = os.path.realpath(path)
+        if resolved != root and not resolved.startswith(root.rstrip(os.sep) + os.sep):
+            raise SuspiciousFileOperation(f"{name!r} leads outside the media folder, to {resolved}")
+        return path
+
+    def path(self, name):
+        return self.check_name(name)
+
     def _save(self, name, content):
         folder = posixpath.dirname(name)
         part = posixpath.join(folder, f".{secrets.token_urlsafe(9)}.part")

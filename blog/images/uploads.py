@@ -16,6 +16,8 @@ from django.utils.translation import gettext as _
 from PIL import GifImagePlugin, Image, ImageOps, JpegImagePlugin, UnidentifiedImageError
 
 from blog.images import variant_tasks
+from blog.images.store_errors import StoreUnavailable
+from blog.models.images import markdown_url
 
 logger = logging.getLogger(__name__)
 
@@ -44,6 +46,13 @@ class NotStored(OSError):
     def because(cls, error):
         """The author's message for the storage's ``error``, which is logged for the operator."""
         logger.error("An uploaded image was not stored: %s", error)
+        if isinstance(error, StoreUnavailable):
+            return cls(
+                _(
+                    "The media store could not be reached, so the image was not saved. Try "
+                    "again in a moment; if it fails again, tell the site's administrator."
+                )
+            )
         if error.errno in (errno.ENOSPC, errno.EDQUOT):
             return cls(
                 _(
@@ -75,7 +84,7 @@ class CleanImage:
 @dataclass(frozen=True)
 class StoredImage:
     name: str
-    url: str
+    url: str  # what Markdown names it by, /media/<name>: the render step gives the storage's URL
     width: int
     height: int
 
@@ -213,9 +222,7 @@ def store_image(uploaded_file, register=True):
         raise NotStored.because(error) from error
     if register:
         variant_tasks.register(name, image.width, image.height)
-    return StoredImage(
-        name=name, url=default_storage.url(name), width=image.width, height=image.height
-    )
+    return StoredImage(name=name, url=markdown_url(name), width=image.width, height=image.height)
 
 
 def store_cover(cover, image):

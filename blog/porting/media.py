@@ -24,6 +24,7 @@ from django.utils.translation import ngettext_lazy
 
 from blog.images import variant_tasks
 from blog.images.uploads import ALLOWED_FORMATS, RejectedImage, store_image
+from blog.models.images import markdown_url
 from blog.models.imported import ImportedMedia
 from blog.porting.report import shorten
 from blog.porting.wording import error_text, worded
@@ -301,7 +302,7 @@ class MediaStore:
             bare = url.strip("<>")
             if is_inline_data(bare):  # stored, or removed when refused (said in the report)
                 name = self._store_inline(bare, source, line_of(offset))
-                return default_storage.url(name) if name else ""
+                return markdown_url(name) if name else ""
             if is_remote(bare):
                 if image:
                     self.report.remote_images.append((source, bare))
@@ -315,7 +316,7 @@ class MediaStore:
                         missing = worded(_("image not found: %(url)s"), url=shorten(bare))
                         self.report.warn(source, missing, line_of(offset))
                 return url
-            return default_storage.url(name)
+            return markdown_url(name)
 
         def link(match):
             image = (

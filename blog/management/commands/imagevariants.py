@@ -3,14 +3,13 @@ showing it re-rendered, in this process; ``--dry-run`` writes nothing."""
 
 from pathlib import PurePosixPath
 
-from django.conf import settings
 from django.core.files.storage import default_storage
 from django.core.management.base import BaseCommand
 
 from blog.images.variant_tasks import rerender_showing, showing
 from blog.images.variants import UNREADABLE, is_variant, make_variants, read_size
 from blog.models import ImageFile, ImportedMedia, Note, Page
-from blog.rendering.pictures import media_names
+from blog.models.images import stored_names
 
 FOLDERS = ("uploads", "covers")  # where biji stores images under names of its own
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".gif", ".webp"}  # what uploads.py stores
@@ -38,7 +37,7 @@ def stored_images():
         for html in model.objects.filter(body_html__contains="<img").values_list(
             "body_html", flat=True
         ):
-            names.update(media_names(html, settings.MEDIA_URL))
+            names.update(stored_names(html))
     return sorted(
         name
         for name in names

@@ -10,12 +10,12 @@ from blog.ops.backup import ManifestError, RestoreError, restore
 class Command(BaseCommand):
     help = (
         "Restore DIR (made by `manage.py backup`) into this database, migrated first, and "
-        "MEDIA_ROOT. Every file's hash, and that every path stays in its folder, is checked "
-        "before anything is written. Refuses a database that already holds content unless "
-        "--force, which replaces it (accounts here are kept). Every stored HTML is rendered "
-        "again from its Markdown. Staff and superuser accounts of the backup that do not exist "
-        "here (by user name) are left out unless --with-accounts. Lists the users with staff "
-        "or superuser rights after it."
+        "the media storage (MEDIA_ROOT or the bucket). Every file's hash, and that every "
+        "path stays in its folder, is checked before anything is written. Refuses a database "
+        "that already holds content unless --force, which replaces it (accounts here are "
+        "kept). Every stored HTML is rendered again from its Markdown. Staff and superuser "
+        "accounts of the backup that do not exist here (by user name) are left out unless "
+        "--with-accounts. Lists the users with staff or superuser rights after it."
     )
 
     def add_arguments(self, parser):

@@ -5,8 +5,8 @@ import io
 import time
 from pathlib import Path
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.core.files.storage import default_storage
 from django.core.management import call_command
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.db.migrations.recorder import MigrationRecorder
@@ -32,9 +32,9 @@ def _applied_migrations(using):
     return sorted(f"{app}.{name}" for app, name in recorder.applied_migrations())
 
 
-def backup(directory, *, using=DEFAULT_DB_ALIAS, media_root=None):
-    """Write a backup of the database ``using`` and of ``media_root`` into ``directory``
-    (new or empty). Returns the manifest."""
+def backup(directory, *, using=DEFAULT_DB_ALIAS, storage=None):
+    """Write a backup of the database ``using`` and of the media ``storage`` (the site's own:
+    a disk or an object store) into ``directory`` (new or empty). Returns the manifest."""
     directory = Path(directory)
     if directory.exists() and any(directory.iterdir()):
         raise BackupError(f"{directory} is not empty: give a new directory per backup.")
@@ -53,7 +53,7 @@ def backup(directory, *, using=DEFAULT_DB_ALIAS, media_root=None):
         migrations = _applied_migrations(using)
         with open(directory / "data.json", "w", encoding="utf-8") as stream:
             counts = portable.dump(stream, using)
-    media = files.copy_media(media_root or settings.MEDIA_ROOT, directory / "media")
+    media = files.copy_media(storage or default_storage, directory / "media")
     manifest = {
         "format": portable.FORMAT,
         "created_at": taken_at.isoformat(),
@@ -73,19 +73,21 @@ def restore(
     directory,
     *,
     using=DEFAULT_DB_ALIAS,
-    media_root=None,
+    storage=None,
     force=False,
     migrate=True,
     with_accounts=False,
     progress=None,
 ):
-    """Restore a backup into ``using`` (migrated first) and ``media_root``, after checking every
-    hash and path; refuses a database with content unless ``force``. Returns what was restored, the
-    accounts' fate, what was re-rendered or refused, and who has staff rights now."""
+    """Restore a backup into ``using`` (migrated first) and the media ``storage`` (the site's
+    own), after checking every hash and path; refuses a database with content unless ``force``.
+    Returns what was restored, the accounts' fate, what was re-rendered or refused, and who has
+    staff rights now."""
     manifest = files.read_manifest(directory)  # every path and hash checked first
     if manifest.get("format") != portable.FORMAT:
         raise RestoreError(f"Not a biji backup format: {manifest.get('format')!r}")
-    media_plan = files.plan_media(directory, media_root or settings.MEDIA_ROOT, manifest)
+    storage = storage or default_storage
+    media_plan = files.plan_media(directory, storage, manifest)
     data_file = files.inside(directory, "data.json")
     if "data.json" not in manifest["files"]:
         raise RestoreError("The backup's data.json is not among its checked files.")
@@ -115,7 +117,13 @@ def restore(
             raise RestoreError(
                 f"The backup's data.json cannot be read ({error}): nothing was restored."
             ) from error
-        media = files.restore_media(media_plan)  # before rendering: pictures look for them
+        try:  # before rendering: pictures look for them
+            media = files.restore_media(media_plan, storage)
+        except OSError as error:  # the transaction takes back the rows
+            raise RestoreError(
+                f"The media could not be written ({error}): nothing was restored in the "
+                "database; the media files written so far stay."
+            ) from error
         rendered, refused = rerender.render_all(using, progress)
     try:
         call_command("rebuild_search_index", database=using, stdout=io.StringIO())

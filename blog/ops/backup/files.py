@@ -1,16 +1,19 @@
 """Media files and the manifest: every file of a backup with its SHA-256, and where it may go.
 
 Every path is resolved and must stay inside its folder; :func:`plan_media` checks them all before a
-restore writes anything. Folders are 700 and files 600: a backup holds password hashes.
+restore writes anything. Folders are 700 and files 600: a backup holds password hashes. Media are
+read from and written to the media storage (the disk, or an object store) through its API, under
+their storage names.
 """
 
 import hashlib
 import json
 import os
-import shutil
+import posixpath
 from pathlib import Path
 
-from django.conf import settings
+from django.core.exceptions import SuspiciousFileOperation
+from django.core.files.base import ContentFile
 
 MANIFEST = "manifest.json"
 PRIVATE_DIRECTORY, PRIVATE_FILE = 0o700, 0o600
@@ -63,19 +66,31 @@ def make_private(directory):
             os.chmod(path, PRIVATE_DIRECTORY if path.is_dir() else PRIVATE_FILE)
 
 
-def copy_media(media_root, target):
-    """Copy every file under ``media_root`` into ``target``; {relative path: sha256}."""
-    media_root, hashes = Path(media_root).resolve(), {}
-    if not media_root.is_dir():
-        return hashes
-    for source in sorted(media_root.rglob("*")):
-        if source.is_file() and not source.is_symlink():
-            relative = source.relative_to(media_root).as_posix()
-            inside(media_root, relative)  # rglob does not follow linked folders: a safeguard
-            destination = inside(target, relative)
-            destination.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(source, destination)
-            hashes[relative] = sha256(destination)
+def stored_names(storage, folder=""):
+    """Every file's name in ``storage`` under ``folder``, sorted; hidden files left out (a
+    ``.part`` a failed write left)."""
+    try:
+        folders, names = storage.listdir(folder)
+    except (FileNotFoundError, NotADirectoryError):  # no media folder yet
+        return []
+    found = [posixpath.join(folder, name) for name in names if not name.startswith(".")]
+    for sub in folders:
+        found += stored_names(storage, posixpath.join(folder, sub))
+    return sorted(found)
+
+
+def copy_media(storage, target):
+    """Copy every file of the media ``storage`` into ``target``; {storage name: sha256}."""
+    hashes = {}
+    for name in stored_names(storage):
+        destination = inside(target, name)
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        digest = hashlib.sha256()
+        with storage.open(name, "rb") as source, open(destination, "wb") as copy:
+            for block in iter(lambda: source.read(1 << 20), b""):
+                digest.update(block)
+                copy.write(block)
+        hashes[name] = digest.hexdigest()
     return hashes
 
 
@@ -112,50 +127,56 @@ def read_manifest(directory):
     return manifest
 
 
-def plan_media(directory, media_root, manifest):
-    """[(source, destination, sha256)] for the backup's media, each path checked and hashed by the
-    manifest; ManifestError before anything is written."""
+def _plain(name):
+    """A storage name of named parts (``covers/2026/a.png``): nothing absolute, empty, ``.`` or
+    ``..``, which a storage could resolve outside its folder."""
+    return "\\" not in name and all(part not in ("", ".", "..") for part in name.split("/"))
+
+
+def plan_media(directory, storage, manifest):
+    """[(source, storage name, sha256)] for the backup's media, each path checked and hashed by the
+    manifest, each name by the ``storage`` (a disk's links); ManifestError before anything is
+    written."""
     media = manifest.get("media")
     if not isinstance(media, dict):
         raise ManifestError(f"{MANIFEST} lists no media: not a biji backup.")
     source_root = Path(directory) / "media"
+    # A disk can be led elsewhere by a link in it; an object store's keys lead nowhere.
+    check_name = getattr(storage, "check_name", None)
     plan = []
     for relative, digest in sorted(media.items()):
         source = inside(source_root, relative)
-        destination = inside(media_root, relative)
+        try:
+            if not _plain(relative):
+                raise SuspiciousFileOperation(f"{relative!r} is not a plain storage name")
+            if check_name is not None:
+                check_name(relative)
+        except SuspiciousFileOperation as error:
+            raise ManifestError(
+                f"The backup names a media file the storage would put elsewhere ({error}). "
+                "Nothing was restored: restore only backups you made."
+            ) from error
         listed = manifest["files"].get(source.relative_to(Path(directory).resolve()).as_posix())
         if listed is None or listed != digest:
             raise ManifestError(
                 f"The media file {relative!r} is not among the backup's checked files. "
                 "Nothing was restored."
             )
-        plan.append((source, destination, digest))
+        plan.append((source, relative, digest))
     return plan
 
 
-def restore_media(plan):
-    """Copy the planned media into place, with the permissions uploads get
-    (``FILE_UPLOAD_PERMISSIONS``), not the backup's private ones."""
-    file_mode = settings.FILE_UPLOAD_PERMISSIONS
-    directory_mode = settings.FILE_UPLOAD_DIRECTORY_PERMISSIONS
-    for source, destination, digest in plan:
-        _make_directories(destination.parent, directory_mode)
-        shutil.copyfile(source, destination)
-        stat = source.stat()
-        os.utime(destination, ns=(stat.st_atime_ns, stat.st_mtime_ns))
-        if file_mode is not None:
-            os.chmod(destination, file_mode)
-        if sha256(destination) != digest:
-            raise ManifestError(f"{destination.name} changed while it was copied")
+def restore_media(plan, storage):
+    """Write the planned media into ``storage`` under their names, replacing a file of the same
+    name; the storage gives them the permissions uploads get. Raises OSError when the storage
+    cannot take one (a full disk, a store that does not answer)."""
+    for source, name, digest in plan:
+        data = source.read_bytes()
+        if hashlib.sha256(data).hexdigest() != digest:
+            raise ManifestError(f"{source.name} changed since the backup was checked")
+        storage.delete(name)
+        saved = storage.save(name, ContentFile(data))
+        if saved != name:  # written meanwhile by someone else: ours is the backup's
+            storage.delete(saved)
+            raise OSError(f"{name} was written by another process during the restore")
     return len(plan)
-
-
-def _make_directories(path, mode):
-    missing = []
-    while not path.exists():
-        missing.append(path)
-        path = path.parent
-    for folder in reversed(missing):
-        folder.mkdir()
-        if mode is not None:
-            os.chmod(folder, mode)

@@ -7,6 +7,7 @@ test. The gate runs the photo journey; the other cases run in ``make test-intero
 (``BIJI_TEST_INTEROP=1``).
 """
 
+import contextlib
 import io
 import json
 import os
@@ -88,6 +89,20 @@ class _Undo:
         self.monkeypatch.undo()
 
 
+@contextlib.contextmanager
+def store_requests():
+    """The requests made to the store inside the block."""
+    made, make_request = [], botocore.endpoint.Endpoint.make_request
+
+    def counted(self, *args, **kwargs):
+        made.append(args)
+        return make_request(self, *args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(botocore.endpoint.Endpoint, "make_request", counted)
+        yield made
+
+
 def upload(client, data, name="photo.jpg"):
     file = SimpleUploadedFile(name, data, "image/jpeg")
     return client.post(reverse("editor:upload"), {"image": file})
@@ -149,6 +164,12 @@ def test_the_photo_journey_upload_variants_card_page_on_the_store(
     assert f'src="{base}{cover}"' in html and f"{base}variants/{cover}-480.avif" in html
     assert html.count(f'src="{base}{name}"') == 2
     assert "/media/" not in html
+    with store_requests() as made:
+        (listed,) = staff_client.get(reverse("admin:blog_note_media")).context["uploads"]
+    assert len(made) == 1  # one listing gives names, sizes and dates: not two requests a file
+    assert (listed.name, listed.url) == (name, base + name)
+    assert listed.size == len(s3_server.read(bucket, name))
+    assert listed.used_by  # the note names it /media/<name>
 
 
 # --- make test-interop ---------------------------------------------------------------------
@@ -168,8 +189,10 @@ def test_an_unreachable_store_fails_the_upload_with_a_message_and_pages_keep_ser
     started = time.monotonic()
     response = upload(staff_client, jpeg(300, 200))
     assert time.monotonic() - started < 5
-    assert response.status_code == 507
+    assert response.status_code == 503
     assert "无法连接媒体存储" in response.json()["image"][0]  # "could not be reached"
+    library = staff_client.get(reverse("admin:blog_note_media"))
+    assert library.status_code == 200 and "无法连接媒体存储" in library.content.decode()
 
     # The author's note, with a new cover the store cannot take: a form error, the text kept.
     form = note_form_data(note, body="新的正文，不能丢。", cover=upload_file(jpeg(300, 200)))

@@ -3,6 +3,7 @@ the ones no note or page uses. An upload is used when a note's or page's Markdow
 URL or storage name; covers belong to their note and are not listed.
 """
 
+import logging
 from dataclasses import dataclass, field
 
 from django.contrib import messages
@@ -15,6 +16,8 @@ from django.utils.translation import gettext as _
 
 from blog.images.variants import forget
 from blog.models import Note, Page
+
+logger = logging.getLogger(__name__)
 
 UPLOADS = "uploads"
 
@@ -43,6 +46,17 @@ def _walk(directory):
         yield from _walk(f"{directory}/{folder}")
 
 
+def _files(directory):
+    """(name, size, modified) of every file under ``directory``: in one listing on an object
+    store (:meth:`blog.images.object_storage.ObjectStorage.files_under`), a stat a file on disk."""
+    listing = getattr(default_storage, "files_under", None)
+    if listing is not None:
+        yield from listing(directory)
+        return
+    for name in _walk(directory):
+        yield name, default_storage.size(name), default_storage.get_modified_time(name)
+
+
 def _documents():
     """(label, admin URL, Markdown) of every note and page: one query each."""
     for pk, title, body in Note.objects.values_list("pk", "title", "body"):
@@ -53,16 +67,10 @@ def _documents():
 
 def uploads():
     """Every upload, newest first, with the notes and pages that use it."""
-    found = []
-    for name in _walk(UPLOADS):
-        found.append(
-            Upload(
-                name=name,
-                url=default_storage.url(name),
-                size=default_storage.size(name),
-                modified=default_storage.get_modified_time(name),
-            )
-        )
+    found = [
+        Upload(name=name, url=default_storage.url(name), size=size, modified=modified)
+        for name, size, modified in _files(UPLOADS)
+    ]
     documents = list(_documents())
     for upload in found:
         upload.used_by = [
@@ -92,11 +100,16 @@ def delete_unused(names):
 
 
 def media_library_view(model_admin, request):
-    """The admin page: GET lists, POST deletes the selected unused uploads."""
+    """The admin page: GET lists, POST deletes the selected unused uploads. A media store that
+    does not answer (an ``OSError``: blog.images.store_errors) is said, never a server error."""
     if not model_admin.has_change_permission(request):
         raise PermissionDenied
     if request.method == "POST":
-        deleted, kept = delete_unused(request.POST.getlist("delete"))
+        try:
+            deleted, kept = delete_unused(request.POST.getlist("delete"))
+        except OSError as error:
+            _store_unreachable(model_admin, request, error)
+            return HttpResponseRedirect(request.path)
         if deleted:
             model_admin.message_user(
                 request,
@@ -110,7 +123,11 @@ def media_library_view(model_admin, request):
                 messages.WARNING,
             )
         return HttpResponseRedirect(request.path)
-    items = uploads()
+    try:
+        items = uploads()
+    except OSError as error:
+        _store_unreachable(model_admin, request, error)
+        items = []
     only_unused = request.GET.get("unused") == "1"
     context = {
         **model_admin.admin_site.each_context(request),
@@ -124,3 +141,9 @@ def media_library_view(model_admin, request):
     }
     request.current_app = model_admin.admin_site.name
     return TemplateResponse(request, "admin/blog/media_library.html", context)
+
+
+def _store_unreachable(model_admin, request, error):
+    logger.error("The media library could not read the media storage: %s", error)
+    message = _("The media store could not be reached: try again in a moment.")
+    model_admin.message_user(request, message, messages.ERROR)

@@ -40,19 +40,23 @@ class RejectedImage(ValueError):
 
 class NotStored(OSError):
     """The server could not write the image; nothing of it was kept. The message is shown to
-    the author."""
+    the author; ``status`` is the editor's answer (507: no room; 503: the store away)."""
+
+    status = 507
 
     @classmethod
     def because(cls, error):
         """The author's message for the storage's ``error``, which is logged for the operator."""
         logger.error("An uploaded image was not stored: %s", error)
         if isinstance(error, StoreUnavailable):
-            return cls(
+            unavailable = cls(
                 _(
                     "The media store could not be reached, so the image was not saved. Try "
                     "again in a moment; if it fails again, tell the site's administrator."
                 )
             )
+            unavailable.status = 503
+            return unavailable
         if error.errno in (errno.ENOSPC, errno.EDQUOT):
             return cls(
                 _(

@@ -1,6 +1,7 @@
 """The Markdown editor's image upload, for staff only: django-markdownx's own view is open to
 anyone. Every answer is JSON that editor.js shows: a refused file is 400, an image the server
-could not write (a full disk) 507 Insufficient Storage, never a 500 page.
+could not write 507 Insufficient Storage (a full disk) or 503 (a media store that does not
+answer), never a 500 page.
 """
 
 import re
@@ -48,7 +49,7 @@ def upload(request):
     except RejectedImage as error:
         return JsonResponse({"image": [str(error)]}, status=400)
     except NotStored as error:
-        return JsonResponse({"image": [str(error)]}, status=507)
+        return JsonResponse({"image": [str(error)]}, status=error.status)
     return JsonResponse(
         {
             "image_code": f"![{_alt_text(uploaded.name)}]({stored.url})",

@@ -81,7 +81,9 @@ SAME_ON_EVERY_DATABASE := \
 	tests/test_worker_resilience.py::test_a_killed_worker_is_restarted_by_the_supervisor_and_runs_the_next_task \
 	tests/test_worker_resilience.py::test_the_supervisor_waits_longer_each_time_the_command_dies_at_once \
 	tests/test_object_storage.py::test_backup_and_restore_carry_the_media_on_the_store \
-	tests/test_edge_cache.py
+	tests/test_edge_cache.py \
+	tests/test_hosts_takeover.py \
+	tests/test_worker_lease.py::test_a_worker_that_cannot_renew_its_lease_stops_its_run_and_the_task_completes_once
 # Tests that touch neither the database nor the cache (checked while they run:
 # tests/backend_guard.py) run in `make test`'s SQLite run only.
 POSTGRES_MARKS ?= not browser
@@ -243,11 +245,16 @@ test-postgres: $(VENV)/.installed
 # Every case against the real other sides, where `make test` runs one case each: the export
 # built by Hugo, Jekyll (jekyll-polyglot) and Hexo; biji behind Varnish (every change kind, nothing
 # private kept); media on an S3 server (moto's); two hosts sharing one database.
-INTEROP_TESTS := tests/test_export_generators.py tests/test_edge_cache.py tests/test_object_storage.py
-test-interop: $(VENV)/.installed generators
+INTEROP_TESTS := tests/test_export_generators.py tests/test_edge_cache.py tests/test_object_storage.py \
+	tests/test_hosts_takeover.py tests/test_worker_lease.py
+TWO_HOSTS_ON_POSTGRESQL := \
+	tests/test_hosts_takeover.py::test_two_hosts_on_one_database_and_redis_serve_one_site_and_outlive_each_other
+test-interop: $(VENV)/.installed generators services
 	@bash scripts/install-edge.sh
 	@echo "== every case against Hugo, Jekyll, Hexo, Varnish, the S3 server, two hosts: on SQLite =="
 	$(SQLITE_ENV) BIJI_TEST_INTEROP=1 $(PYTEST) $(XDIST) $(INTEROP_TESTS) $(PYTEST_ARGS)
+	@echo "== two hosts sharing PostgreSQL and Redis =="
+	$(POSTGRES_ENV) BIJI_TEST_INTEROP=1 $(PYTEST) $(TWO_HOSTS_ON_POSTGRESQL) $(PYTEST_ARGS)
 
 # The browser tests, once, on SQLite: Playwright and chromium, axe-core, then Lighthouse.
 test-browser: test-browser-pages test-lighthouse

@@ -127,6 +127,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: /healthz for load balancers, answered before ALLOWED_HOSTS (they probe by IP
+    # address), the HTTPS redirect and the page cache (blog.ops.healthz).
+    "blog.ops.healthz.HealthzMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "blog.public.middleware.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -196,8 +199,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 # No JIT compilation on PostgreSQL: it pays off for long analytic queries, never for a page's;
 # a search of a common word was estimated costly enough to compile, 40-260 ms more than it ran
-# (docs/performance.md). A DATABASE_URL with options of its own (?options=…) is kept.
-POSTGRESQL_OPTIONS = {"options": "-c jit=off"}
+# (docs/performance.md). A connection that cannot be made fails after 5 s, not the minutes of
+# the system's TCP timeout (a request, a worker's heartbeat and /healthz wait that long at
+# most). A DATABASE_URL with options of its own (?options=…, ?connect_timeout=…) is kept.
+POSTGRESQL_OPTIONS = {"options": "-c jit=off", "connect_timeout": 5}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     for _key, _value in POSTGRESQL_OPTIONS.items():
         DATABASES["default"].setdefault("OPTIONS", {}).setdefault(_key, _value)
@@ -345,7 +350,7 @@ BIJI_TRUSTED_PROXIES = int(_trusted_proxies)
 
 # First path segments the site itself answers (config/urls.py, blog/public/urls.py, feed_urls.py).
 _SITE_PATHS = {"en", "static", "media", "i18n", "notes", "tags", "series", "archive", "search"}
-_SITE_PATHS |= {"pages", "feed", "lang", "sitemap.xml", "robots.txt"}
+_SITE_PATHS |= {"pages", "feed", "lang", "sitemap.xml", "robots.txt", "healthz"}
 
 
 def _admin_path():
@@ -482,6 +487,18 @@ TASKS = {
 # Every admin page warns when no worker has been seen (its heartbeat, every few seconds) for
 # this many seconds: cards, emails and imports wait until one runs.
 BIJI_WORKER_MISSING_AFTER = int(env("BIJI_WORKER_MISSING_AFTER", "180"))
+# Several hosts on one database (blog.background.lease): BIJI_HOST_ID names this machine in
+# worker ids and heartbeats (default: its host name; one id per machine or container, since a
+# process id means something only there). A worker holds its task under a lease of
+# BIJI_WORKER_LEASE_SECONDS, renewed by its heartbeat every third of it; a task whose worker
+# let it run out is taken over by a worker of any host.
+BIJI_HOST_ID = env("BIJI_HOST_ID")
+BIJI_WORKER_LEASE_SECONDS = float(env("BIJI_WORKER_LEASE_SECONDS", "30"))
+if not BIJI_WORKER_LEASE_SECONDS > 0:
+    raise ImproperlyConfigured(
+        f"BIJI_WORKER_LEASE_SECONDS={BIJI_WORKER_LEASE_SECONDS:g}: give a number of seconds "
+        "above 0 (30 by default)."
+    )
 
 # Files readers must never fetch (an uploaded import archive until its import has run):
 # owner-only, and never inside MEDIA_ROOT or STATIC_ROOT, which a web server may serve.

@@ -1,20 +1,23 @@
-"""A running worker's heartbeat row, written every :data:`EVERY` seconds by a thread of its own, so
-a worker busy with a long task is still seen; a refused write never stops the worker."""
+"""A running worker's heartbeat row, written every third of the lease by a thread of its own, so a
+worker busy with a long task is still seen and keeps its lease on the task (:mod:`.lease`); a
+refused write never stops the worker. Beside it, a guard that stops the task once the lease may
+have run out unrenewed (:mod:`.lease_guard`)."""
 
 import logging
 import os
 import threading
+import time
 from datetime import timedelta
 
 from django.utils import timezone
 
+from blog.background.lease import beat_every
 from blog.background.outage import DATABASE_ERRORS, Outage, close_connections
 from blog.background.workers import host, is_dead
 from blog.models import WorkerHeartbeat
 
 logger = logging.getLogger(__name__)
 
-EVERY = 5  # seconds between two writes
 FORGOTTEN_AFTER = timedelta(days=7)  # a row not written for this long is deleted
 
 
@@ -24,8 +27,11 @@ class Heartbeat:
         self.queues = queues[:200]
         self.started_at = timezone.now()
         self.task = ("", "")  # (id, path) of the task running; set by the worker
+        self.every = beat_every()
+        # time.monotonic() as the last write that renewed the lease began (None: none yet)
+        self.renewed_at = None
         self.outage = Outage(
-            f"The heartbeat of worker {worker_id}", f"trying again every {EVERY} s"
+            f"The heartbeat of worker {worker_id}", f"trying again every {self.every:g} s"
         )
         self._stopping = threading.Event()
         self._thread = threading.Thread(target=self._run, name="biji-heartbeat", daemon=True)
@@ -51,12 +57,13 @@ class Heartbeat:
             self._forget_the_dead()
             while not self._stopping.is_set():
                 self.beat()
-                self._stopping.wait(EVERY)
+                self._stopping.wait(self.every)
         finally:
             close_connections()  # this thread's own
 
     def beat(self):
         task_id, task_path = self.task
+        began = time.monotonic()  # the lease others see runs from last_seen, taken now
         fields = {"last_seen": timezone.now(), "task_id": task_id, "task_path": task_path[:255]}
         try:
             if not WorkerHeartbeat.objects.filter(worker_id=self.worker_id).update(**fields):
@@ -74,6 +81,7 @@ class Heartbeat:
             self.outage.next_delay(error)  # logged once per streak; the next beat tries again
             close_connections()
         else:
+            self.renewed_at = began
             self.outage.over()
 
     def _forget_the_dead(self):

@@ -1,5 +1,6 @@
-"""How the background queue stands: what waits, runs and failed, and which workers are seen
-(``manage.py tasks``, the admin's queue page, its no-worker notice)."""
+"""How the background queue stands: what waits, runs and failed, and which workers are seen, on
+which host, and whether each holds a current lease (``manage.py tasks``, the admin's queue page,
+its no-worker notice)."""
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -10,6 +11,7 @@ from django.utils import timezone
 from django_tasks.base import TaskResultStatus
 from django_tasks_db.models import DBTaskResult, get_date_max
 
+from blog.background.lease import lease
 from blog.models import WorkerHeartbeat
 
 FAILED_WITHIN = timedelta(hours=24)  # the failures the summary counts
@@ -30,7 +32,9 @@ class QueueState:
     running: int
     failed: int  # in the last FAILED_WITHIN
     oldest_ready_since: datetime | None  # when the longest-waiting due task became due
-    workers: list = field(default_factory=list)  # WorkerHeartbeat rows, the latest first
+    # WorkerHeartbeat rows, the latest first, each with ``lease_current``: written within the
+    # lease, so the task it runs is its own (:mod:`.lease`)
+    workers: list = field(default_factory=list)
 
     failed_within = FAILED_WITHIN
 
@@ -65,9 +69,12 @@ def queue_state():
         due_since=Min("run_after", filter=due_since),
     )
     waits = [state.pop("queued_since"), state.pop("due_since")]
+    workers = list(WorkerHeartbeat.objects.order_by("-last_seen")[:MAX_WORKERS_SHOWN])
+    for worker in workers:
+        worker.lease_current = now - worker.last_seen <= lease()
     return QueueState(
         now=now,
         oldest_ready_since=min((when for when in waits if when is not None), default=None),
-        workers=list(WorkerHeartbeat.objects.order_by("-last_seen")[:MAX_WORKERS_SHOWN]),
+        workers=workers,
         **state,
     )

@@ -1,13 +1,16 @@
 """biji's worker loop: django-tasks-db's, never exiting on the database (:mod:`.outage`), with
-retries (:mod:`.retrying`), time limits (:mod:`.time_limit`) and a heartbeat (:mod:`.heartbeat`)."""
+retries (:mod:`.retrying`), time limits (:mod:`.time_limit`), a heartbeat (:mod:`.heartbeat`) that
+keeps its lease on the task it runs (:mod:`.lease`, :mod:`.lease_guard`), and a sweep every half
+lease (:mod:`.sweep`). A run's end is recorded only while the task is still its own."""
 
 import logging
 import random
 import time
+from contextlib import nullcontext
 from traceback import format_exception
 
 from django.core.exceptions import SuspiciousOperation
-from django.db import close_old_connections
+from django.db import close_old_connections, transaction
 from django.utils import timezone
 from django_tasks.base import TaskContext, TaskResultStatus
 from django_tasks.signals import task_finished, task_started
@@ -16,6 +19,8 @@ from django_tasks_db.models import DBTaskResult
 from django_tasks_db.utils import exclusive_transaction
 
 from blog.background.heartbeat import Heartbeat
+from blog.background.lease import sweep_every
+from blog.background.lease_guard import LeaseGuard, LeaseLost
 from blog.background.outage import DATABASE_ERRORS, Outage, close_connections
 from blog.background.retrying import INTERRUPTED
 from blog.background.sweep import put_back_claims_of, sweep
@@ -30,6 +35,9 @@ class Worker(DatabaseWorker):
         self.outage = Outage(f"Worker {self.worker_id}")
         self.claim_unsure = False
         self.heartbeat = Heartbeat(self.worker_id, self.queues_label()) if heartbeat else None
+        self.lease_guard = LeaseGuard(self.heartbeat) if heartbeat else None
+        self.claimed_at = None  # time.monotonic() before the claim of the task running
+        self.next_sweep = time.monotonic() + sweep_every()  # db_worker sweeps as it starts
 
     def queues_label(self):
         if not self.process_all_queues:
@@ -42,10 +50,12 @@ class Worker(DatabaseWorker):
             time.sleep(random.random())  # noqa: S311 (no thundering herd of workers)
         if self.heartbeat:
             self.heartbeat.start()
+            self.lease_guard.start()
         try:
             self.loop()
         finally:
             if self.heartbeat:
+                self.lease_guard.stop()
                 self.heartbeat.stop()
 
     def sweep(self):
@@ -64,6 +74,7 @@ class Worker(DatabaseWorker):
         while self.running:
             try:
                 close_old_connections()
+                self.sweep_when_due()
                 task_result = self.claim()
             except DATABASE_ERRORS as error:
                 self.claim_unsure = True
@@ -81,6 +92,15 @@ class Worker(DatabaseWorker):
             if self.running and task_result is None:
                 time.sleep(self.interval)
 
+    def sweep_when_due(self):
+        """Every half lease, put back the tasks of lost workers of any host: one query when
+        none is lost. Its errors are the caller's to wait out."""
+        if time.monotonic() < self.next_sweep:
+            return
+        for task_id, status in sweep(self.backend_name):
+            logger.warning("Swept task %s: now %s", task_id, status)
+        self.next_sweep = time.monotonic() + sweep_every()
+
     def claim(self):
         """The next task due, marked RUNNING under this worker; None when there is none. Its errors
         are the caller's to wait out: the library's loop died on a lock held past the busy timeout.
@@ -93,6 +113,7 @@ class Worker(DatabaseWorker):
             tasks = tasks.filter(queue_name__in=self.queue_names)
         if self.excluded_queue_names:
             tasks = tasks.exclude(queue_name__in=self.excluded_queue_names)
+        self.claimed_at = time.monotonic()  # the lease runs from a moment after this
         with exclusive_transaction(tasks.db):
             task_result = tasks.get_locked()
             if task_result is not None:
@@ -110,7 +131,7 @@ class Worker(DatabaseWorker):
                 task_result = db_task_result.task_result
                 task_started.send(sender=type(task.get_backend()), task_result=task_result)
                 limit = task.seconds_allowed() if hasattr(task, "seconds_allowed") else None
-                with time_limit(limit):
+                with self.guarded(db_task_result), time_limit(limit):
                     if task.takes_context:
                         context = TaskContext(task_result=task_result)
                         value = task.call(context, *task_result.args, **task_result.kwargs)
@@ -128,6 +149,11 @@ class Worker(DatabaseWorker):
             if self.heartbeat:
                 self.heartbeat.task = ("", "")
 
+    def guarded(self, db_task_result):
+        if self.lease_guard is None:
+            return nullcontext()
+        return self.lease_guard.guarding(str(db_task_result.pk), self.claimed_at)
+
     def after_success(self, db_task_result, task, value):
         try:
             done = self.record(db_task_result, lambda: db_task_result.set_successful(value))
@@ -139,23 +165,32 @@ class Worker(DatabaseWorker):
 
     def after_error(self, db_task_result, task, error):
         attempts = len(db_task_result.worker_ids)
-        if isinstance(error, (TimeLimitExceeded, *INTERRUPTED)):
+        if isinstance(error, (TimeLimitExceeded, LeaseLost, *INTERRUPTED)):
             # Raised by a signal handler, maybe right after a BEGIN that Django never learnt
             # of: a new connection, so that what follows is not written into that transaction.
             close_connections()
         if isinstance(error, TimeLimitExceeded):
             logger.error("task %s %s", db_task_result.pk, error)
+        if isinstance(error, LeaseLost):
+            # Not this worker's to record: another host's sweep may have taken it over. Before
+            # its next claim, the worker puts the task back itself if it is still its own.
+            self.claim_unsure = True
+            return
         if task is not None and getattr(task, "retries", None) and task.retries(error, attempts):
             self.record(db_task_result, lambda: self.retry_later(db_task_result, task, error))
         elif self.record(db_task_result, lambda: db_task_result.set_failed(error)):
             self.finished(db_task_result)
 
     def record(self, db_task_result, write):
-        """``write()`` how a task ended, waiting out the database; False if asked to stop first (the
-        next worker's sweep puts the task back)."""
+        """``write()`` how a task ended, waiting out the database, if the task is still this
+        worker's; False if it is not (another worker took it over: its lease ran out), or if
+        asked to stop first (the next worker's sweep puts the task back)."""
         while True:
             try:
-                write()
+                with transaction.atomic(using=db_task_result._state.db):
+                    if not self.still_holds(db_task_result):
+                        return False
+                    write()
             except DATABASE_ERRORS as error:
                 if not self.running:
                     logger.warning(
@@ -169,6 +204,25 @@ class Worker(DatabaseWorker):
             else:
                 self.outage.over()
                 return True
+
+    def still_holds(self, db_task_result):
+        """Whether the task is RUNNING under this worker's claim, its row locked until the
+        transaction ends (select_for_update; SQLite's IMMEDIATE transactions lock the database)."""
+        claims = (
+            DBTaskResult.objects.using(db_task_result._state.db)
+            .select_for_update()
+            .filter(pk=db_task_result.pk, status=TaskResultStatus.RUNNING)
+            .values_list("worker_ids", flat=True)
+        )
+        if claims.first() == db_task_result.worker_ids:
+            return True
+        logger.warning(
+            "task %s was taken over by another worker while worker %s ran it (its lease ran "
+            "out): this run's end is not recorded",
+            db_task_result.pk,
+            self.worker_id,
+        )
+        return False
 
     def retry_later(self, db_task_result, task, error):
         attempts = len(db_task_result.worker_ids)

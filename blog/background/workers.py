@@ -1,17 +1,24 @@
 """Who a worker is, ``host:pid:start`` (start time in clock ticks from /proc), so anyone on the same
 machine can tell whether it still runs: a reused process id has another start time. Ids of another
-shape or host are never judged dead."""
+shape or host are never judged dead here: another host's workers are judged by their lease
+(:mod:`.lease`).
+
+The host is ``BIJI_HOST_ID`` when set, else the machine's name: one id per machine (or container),
+since a process id means something only on the machine that gave it."""
 
 import os
 import socket
 from pathlib import Path
+
+from django.conf import settings
 
 # django-tasks-db keeps worker ids of at most 64 characters.
 LONGEST_HOST = 40
 
 
 def host():
-    return socket.gethostname()[:LONGEST_HOST].replace(":", "-")
+    name = settings.BIJI_HOST_ID or socket.gethostname()
+    return name[:LONGEST_HOST].replace(":", "-")
 
 
 def _stat(pid):
@@ -33,11 +40,17 @@ def current_worker_id():
     return f"{host()}:{pid}:{_start_time(pid)}"
 
 
+def is_here(worker_id):
+    """Whether ``worker_id`` names a process of this host (so its process can be seen)."""
+    parts = worker_id.rsplit(":", 2)
+    return len(parts) == 3 and parts[0] == host() and parts[1].isdigit()
+
+
 def is_dead(worker_id):
     """True if ``worker_id`` names a worker process of this host that no longer runs."""
-    parts = worker_id.rsplit(":", 2)
-    if len(parts) != 3 or parts[0] != host() or not parts[1].isdigit():
+    if not is_here(worker_id):
         return False
+    parts = worker_id.rsplit(":", 2)
     pid, started = int(parts[1]), parts[2]
     try:
         os.kill(pid, 0)

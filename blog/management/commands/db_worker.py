@@ -1,5 +1,6 @@
 """``manage.py db_worker``: django-tasks-db's worker (replaced: blog comes first in INSTALLED_APPS)
-with biji's retries, sweep, time limits and heartbeat, every queue by default."""
+with biji's retries, sweep, time limits, heartbeat and lease, every queue by default. Its id is
+``host:pid:start``, the host being ``BIJI_HOST_ID`` or the machine's name."""
 
 import logging
 import os
@@ -25,7 +26,10 @@ class Command(DatabaseWorkerCommand):
             "--no-sweep",
             action="store_false",
             dest="sweep_at_start",
-            help="Do not put back the tasks of dead workers when starting.",
+            help=(
+                "Do not put back the tasks of lost workers when starting (the worker still "
+                "sweeps every half lease while it runs)."
+            ),
         )
         parser.set_defaults(worker_id=None, queue_name="*")
 

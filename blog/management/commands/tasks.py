@@ -1,5 +1,6 @@
 """``manage.py tasks [--status S]``: the queue, its workers and the latest tasks; ``tasks retry
-<id>`` runs a FAILED task again; ``tasks sweep`` puts dead workers' tasks back."""
+<id>`` runs a FAILED task again; ``tasks sweep`` puts back the tasks of lost workers (dead on
+this host, or whose lease ran out on any host)."""
 
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
@@ -39,9 +40,11 @@ def summary_lines(state):
     yield "Workers:"
     for worker in state.workers:
         doing = f"running {worker.task_path} ({worker.task_id})" if worker.task_id else "idle"
+        lease = "lease current" if worker.lease_current else "lease run out"
         yield (
             f"  {worker.worker_id}  queues {worker.queues}  "
-            f"last seen {duration(state.now - worker.last_seen)} ago  {doing}"
+            f"last seen {duration(state.now - worker.last_seen)} ago  {doing}  "
+            f"(host {worker.host}, {lease})"
         )
 
 

@@ -28,6 +28,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+import uuid
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -101,7 +102,9 @@ class Editor(threading.Thread):
         super().__init__(daemon=True)
         self.varnish, self.slugs, self.every = varnish, slugs, every
         self.stopping = threading.Event()
+        self.run_id = uuid.uuid4().hex[:8]
         self.freshness = []  # seconds from each commit to the edge serving it
+        self.first_answers = []  # (stale answers before it, X-Edge, Age) of each fresh one
         self.never_fresh = 0  # edits not shown within 30 s
         self.not_kept = 0  # notes Varnish did not keep before their edit (measured anyway)
 
@@ -113,9 +116,11 @@ class Editor(threading.Thread):
                 slug = self.slugs[number % len(self.slugs)]
                 self.kept_at_the_edge(slug)  # so that only a purge can make it fresh
                 note = Note.objects.get(slug=slug)
-                note.body = note.body.split(MARKER)[0] + f"{MARKER} {number}"
+                # A text no earlier run wrote: the page cannot show it before this edit.
+                text = f"{MARKER} {self.run_id}-{number}"
+                note.body = note.body.split(MARKER)[0] + text
                 note.save()  # autocommit: committed when it returns
-                self.freshness_of(slug, f"{MARKER.strip()} {number}", time.monotonic())
+                self.freshness_of(slug, text.strip(), time.monotonic())
         finally:
             close_old_connections()
             connection.close()
@@ -128,10 +133,14 @@ class Editor(threading.Thread):
 
     def freshness_of(self, slug, text, committed):
         url, wanted = self.varnish.url(f"/notes/{slug}/"), text.encode()
+        stale_seen = 0
         while time.monotonic() - committed < 30:
-            if wanted in fetch(url)[2]:
+            status, headers, body = fetch(url)
+            if wanted in body:
                 self.freshness.append(time.monotonic() - committed)
+                self.first_answers.append((stale_seen, headers.get("X-Edge"), headers.get("Age")))
                 return
+            stale_seen += 1
             time.sleep(0.02)
         self.never_fresh += 1
 
@@ -225,6 +234,11 @@ class Command(BaseCommand):
                 f"{times[len(times) // 2]:.2f} s, slowest {times[-1]:.2f} s"
                 + (f"; {editor.never_fresh} never shown within 30 s" if editor.never_fresh else "")
                 + (f"; {editor.not_kept} not kept before the edit" if editor.not_kept else "")
+            )
+            at_once = sum(1 for stale, _edge, _age in editor.first_answers if stale == 0)
+            out(
+                f"Fresh at the first request after the commit: {at_once} of {len(times)} "
+                f"(answers: {sorted(set((e, a) for _s, e, a in editor.first_answers))})"
             )
         out(
             f"After the edits: {audit.stale} stale of {audit.compared} pages compared with "

@@ -4,12 +4,15 @@ completes once. Two hosts are two BIJI_HOST_ID values on this machine, as two co
 be; the lease is 2 s so that the case takes a few seconds.
 
 `make test-interop` (BIJI_TEST_INTEROP=1) also runs two whole hosts, gunicorn and a worker each,
-on one database (a throwaway PostgreSQL one in a PostgreSQL run, else a SQLite file) and one
-Redis: an edit made on one is served at once by both, and when one host dies its task completes
-once on the other."""
+on one database (a throwaway PostgreSQL one in a PostgreSQL run, else a SQLite file), one Redis
+and one S3 bucket (moto's server): an edit made on one is served at once by both, a cover stored
+by one is served from the bucket by the other, and when one host dies its task completes once on
+the other."""
 
+import contextlib
 import json
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -20,6 +23,7 @@ import urllib.request
 import pytest
 from django.db import connection
 
+from tests import s3_server
 from tests.background import lines
 from tests.processes import BIN, ROOT, manage, migrate, site_env
 from tests.redis_server import free_port, redis_server  # noqa: F401 (a fixture)
@@ -176,12 +180,19 @@ def test_two_hosts_on_one_database_and_redis_serve_one_site_and_outlive_each_oth
     shared_database,
     redis_server,  # noqa: F811 (the fixture)
 ):
+    with contextlib.ExitStack() as stack:
+        two_hosts(tmp_path, shared_database, redis_server, stack)
+
+
+def two_hosts(tmp_path, shared_database, redis_server, stack):  # noqa: F811 (the fixture)
+    bucket = stack.enter_context(s3_server.bucket())  # the hosts' one media store
     shared = site_env(
         shared_database,
-        tmp_path / "media",  # one media folder: object storage stands in for it on real hosts
+        tmp_path / "media",  # unused: every file goes to the bucket
         REDIS_URL=redis_server.url,
         BIJI_WORKER_LEASE_SECONDS=str(LEASE),
         DJANGO_CONN_MAX_AGE="60",
+        **s3_server.site_environment(bucket),
     )
     migrate(shared)
     manage(
@@ -211,6 +222,27 @@ def test_two_hosts_on_one_database_and_redis_serve_one_site_and_outlive_each_oth
         )
         pages = [page(port, path) for port in ports.values() for path in ("/", "/en/") * 4]
         assert all("New title" in text and "Old title" not in text for text in pages)
+
+        # A cover stored by host A, its variants made by either host's worker, served by B.
+        manage(
+            hosts["host-a"],
+            "shell",
+            "-c",
+            "from django.core.files.base import ContentFile\n"
+            "from tests.factories import make_note\nfrom tests.test_object_storage import jpeg\n"
+            "make_note('Shared cover', slug='cover', "
+            "cover=ContentFile(jpeg(800, 600), name='cover.jpg'))",
+        )
+        store = f"{s3_server.endpoint()}/{bucket}/"
+        variant = wait_for(
+            lambda: re.search(
+                f'srcset="({re.escape(store)}variants/[^ "]+)',
+                page(ports["host-b"], "/notes/cover/"),
+            ),
+            30,
+            "the cover's variants on host B's page",
+        )[1]
+        assert variant.removeprefix(store) in s3_server.keys(bucket, "variants/")
 
         folder = tmp_path / "task"
         folder.mkdir()

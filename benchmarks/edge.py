@@ -45,7 +45,7 @@ from benchmarks.pages import (
     run_wrk,
     write_yardstick,
 )
-from benchmarks.traffic import _load, lua_script, mix_paths
+from benchmarks.traffic import _load, add_mix_arguments, lua_script, mix_paths
 from blog.models import Note
 
 MARKER = " edited-for-the-edge-benchmark"
@@ -156,9 +156,7 @@ class Command(BaseCommand):
         add_data_and_server_arguments(parser)
         parser.set_defaults(notes=2000, port=8785, duration=20)
         parser.add_argument("--varnish-port", type=int, default=6185)
-        parser.add_argument("--warm", type=int, default=10, help="seconds of warming")
-        parser.add_argument("--mix", type=int, default=305, help="distinct pages")
-        parser.add_argument("--skew", type=float, default=1.0, help="Zipf exponent")
+        add_mix_arguments(parser)
         parser.add_argument("--edit-every", type=float, default=5.0, help="seconds between edits")
 
     def handle(self, *args, **options):

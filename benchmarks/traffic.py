@@ -95,6 +95,13 @@ def mix_paths(count):
     return paths[:count]
 
 
+def add_mix_arguments(parser):
+    """The mix's options (shared with :mod:`benchmarks.edge`)."""
+    parser.add_argument("--warm", type=int, default=10, help="seconds of warming")
+    parser.add_argument("--mix", type=int, default=305, help="distinct pages")
+    parser.add_argument("--skew", type=float, default=1.0, help="Zipf exponent")
+
+
 def zipf_cumulative(count, skew):
     weights = [1 / (rank**skew) for rank in range(1, count + 1)]
     total, running, cumulative = sum(weights), 0.0, []
@@ -165,9 +172,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         add_data_and_server_arguments(parser)
         parser.set_defaults(notes=2000, port=8775, duration=10)
-        parser.add_argument("--warm", type=int, default=10, help="seconds of warming")
-        parser.add_argument("--mix", type=int, default=305, help="distinct pages")
-        parser.add_argument("--skew", type=float, default=1.0, help="Zipf exponent")
+        add_mix_arguments(parser)
         parser.add_argument("--cache", type=_names, default=("embedded", "redis"))
         parser.add_argument("--edit-every", type=_seconds, default=(5.0, 1.0))
 

@@ -90,3 +90,13 @@ def copy_sqlite(source, target):
         writing.close()
         reading.close()
     Path(target).chmod(0o600)  # as the site makes its database file (config/settings.py)
+
+
+def queue_wait_for_release(env, folder):
+    """Queue ``tests.background.wait_for_release`` on the site of ``env`` (it records its runs in
+    ``folder``); the task's id."""
+    code = (
+        "from tests.background import wait_for_release; "
+        f"print(wait_for_release.enqueue({str(folder)!r}).id)"
+    )
+    return manage(env, "shell", "-v", "0", "-c", code).strip()

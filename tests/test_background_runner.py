@@ -18,7 +18,7 @@ from django_tasks_db.models import DBTaskResult
 from blog.background.sweep import sweep
 from blog.background.workers import current_worker_id, host, is_dead
 from tests.background import fails_often, fails_until, fails_with_a_bug, lines, run_queued_tasks
-from tests.processes import ROOT, manage, migrate, site_env
+from tests.processes import ROOT, manage, migrate, queue_wait_for_release, site_env
 
 in_committed_transactions = pytest.mark.django_db(transaction=True)
 
@@ -170,15 +170,7 @@ def killed_worker_task_completes_once(tmp_path, env):
     migrate(env)
     folder = tmp_path / "task"
     folder.mkdir()
-    task_id = manage(
-        env,
-        "shell",
-        "-v",
-        "0",
-        "-c",
-        "from tests.background import wait_for_release; "
-        f"print(wait_for_release.enqueue({str(folder)!r}).id)",
-    ).strip()
+    task_id = queue_wait_for_release(env, folder)
     worker = subprocess.Popen(
         [sys.executable, "manage.py", "db_worker", "--no-startup-delay", "--interval", "0.1"],
         cwd=ROOT,

@@ -25,7 +25,7 @@ from django.db import connection
 
 from tests import s3_server
 from tests.background import lines
-from tests.processes import BIN, ROOT, manage, migrate, site_env
+from tests.processes import BIN, ROOT, manage, migrate, queue_wait_for_release, site_env
 from tests.redis_server import free_port, redis_server  # noqa: F401 (a fixture)
 
 LEASE = 2
@@ -74,15 +74,7 @@ def test_a_task_of_a_host_killed_mid_task_is_taken_over_by_another_and_completes
         host: start_worker(env, host, tmp_path / f"{host}.log") for host in ("host-a", "host-b")
     }
     try:
-        task_id = manage(  # while the workers start
-            env,
-            "shell",
-            "-v",
-            "0",
-            "-c",
-            "from tests.background import wait_for_release; "
-            f"print(wait_for_release.enqueue({str(folder)!r}).id)",
-        ).strip()
+        task_id = queue_wait_for_release(env, folder)  # while the workers start
         # Whichever host claims the task first plays host A; it dies without a word.
         first_pid = int(wait_for(lambda: lines(folder / "started"), 30, "a worker to start it")[0])
         killed = next(host for host, worker in workers.items() if worker.pid == first_pid)
@@ -246,15 +238,7 @@ def two_hosts(tmp_path, shared_database, redis_server, stack):  # noqa: F811 (th
 
         folder = tmp_path / "task"
         folder.mkdir()
-        task_id = manage(
-            hosts["host-a"],
-            "shell",
-            "-v",
-            "0",
-            "-c",
-            "from tests.background import wait_for_release; "
-            f"print(wait_for_release.enqueue({str(folder)!r}).id)",
-        ).strip()
+        task_id = queue_wait_for_release(hosts["host-a"], folder)
         first_pid = int(wait_for(lambda: lines(folder / "started"), 30, "a worker to start it")[0])
         dead = next(name for name, (_s, worker) in processes.items() if worker.pid == first_pid)
         alive = next(name for name in hosts if name != dead)

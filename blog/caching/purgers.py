@@ -79,69 +79,71 @@ class VarnishPurger:
         return len(keys)
 
 
-class FastlyPurger:
-    """Fastly's purge by surrogate key: up to 256 keys a request, with an API token allowed to
-    purge the service."""
+class ApiPurger:
+    """A CDN's purge API: one POST per batch of keys to the service's (zone's) purge address,
+    with an API token."""
 
-    name = "fastly"
-    batch = 256
+    name = batch = api = service_is = token_needs = path = None
 
-    def __init__(self, service, token, api=FASTLY_API):
+    def __init__(self, service, token, api=None):
         if not service or not token:
             raise ImproperlyConfigured(
-                "BIJI_EDGE_PURGER=fastly needs BIJI_EDGE_SERVICE (the service id) and "
-                "BIJI_EDGE_API_TOKEN (a token with purge_select scope)."
+                f"BIJI_EDGE_PURGER={self.name} needs BIJI_EDGE_SERVICE ({self.service_is}) and "
+                f"BIJI_EDGE_API_TOKEN ({self.token_needs})."
             )
-        self.url = f"{_http(api, 'BIJI_EDGE_API_URL').rstrip('/')}/service/{service}/purge"
-        self.token = token
-
-    def purge(self, keys):
-        for chunk in batched(keys, self.batch):
-            headers = {
-                "Fastly-Key": self.token,
-                "Surrogate-Key": " ".join(chunk),
-                "Accept": "application/json",
-            }
-            request = urllib.request.Request(self.url, method="POST", headers=headers)  # noqa: S310
-            _send(request, "Fastly")
-        return len(keys)
-
-
-class CloudflarePurger:
-    """Cloudflare's purge by cache tag: 30 tags a request (the limit every plan allows), with an
-    API token holding the zone's Cache Purge permission."""
-
-    name = "cloudflare"
-    batch = 30
-
-    def __init__(self, zone, token, api=CLOUDFLARE_API):
-        if not zone or not token:
-            raise ImproperlyConfigured(
-                "BIJI_EDGE_PURGER=cloudflare needs BIJI_EDGE_SERVICE (the zone id) and "
-                "BIJI_EDGE_API_TOKEN (a token with Cache Purge permission)."
-            )
-        self.url = f"{_http(api, 'BIJI_EDGE_API_URL').rstrip('/')}/zones/{zone}/purge_cache"
-        self.token = token
+        base = _http(api or self.api, "BIJI_EDGE_API_URL").rstrip("/")
+        self.url, self.token = base + self.path.format(service=service), token
 
     def purge(self, keys):
         for chunk in batched(keys, self.batch):
             request = urllib.request.Request(  # noqa: S310 (http(s): _http)
-                self.url,
-                method="POST",
-                data=json.dumps({"tags": list(chunk)}).encode(),
-                headers={
-                    "Authorization": f"Bearer {self.token}",
-                    "Content-Type": "application/json",
-                },
+                self.url, method="POST", **self.request_of(chunk)
             )
-            body = _send(request, "Cloudflare")
-            try:
-                answer = json.loads(body)
-            except ValueError as error:
-                raise PurgeFailed(f"Cloudflare answered no JSON: {body[:200]!r}") from error
-            if not answer.get("success"):
-                raise PurgeFailed(f"Cloudflare refused the purge: {answer.get('errors')}")
+            self.check(_send(request, self.name.capitalize()))
         return len(keys)
+
+    def check(self, body):
+        """Raise :class:`PurgeFailed` if the answer's body says the purge was refused."""
+
+
+class FastlyPurger(ApiPurger):
+    """Fastly's purge by surrogate key: up to 256 keys a request."""
+
+    name, batch, api, path = "fastly", 256, FASTLY_API, "/service/{service}/purge"
+    service_is, token_needs = "the service id", "a token with purge_select scope"
+
+    def request_of(self, chunk):
+        return {
+            "headers": {
+                "Fastly-Key": self.token,
+                "Surrogate-Key": " ".join(chunk),
+                "Accept": "application/json",
+            }
+        }
+
+
+class CloudflarePurger(ApiPurger):
+    """Cloudflare's purge by cache tag: 30 tags a request (the limit every plan allows)."""
+
+    name, batch, api, path = "cloudflare", 30, CLOUDFLARE_API, "/zones/{service}/purge_cache"
+    service_is, token_needs = "the zone id", "a token with Cache Purge permission"
+
+    def request_of(self, chunk):
+        return {
+            "data": json.dumps({"tags": list(chunk)}).encode(),
+            "headers": {
+                "Authorization": f"Bearer {self.token}",
+                "Content-Type": "application/json",
+            },
+        }
+
+    def check(self, body):
+        try:
+            answer = json.loads(body)
+        except ValueError as error:
+            raise PurgeFailed(f"Cloudflare answered no JSON: {body[:200]!r}") from error
+        if not answer.get("success"):
+            raise PurgeFailed(f"Cloudflare refused the purge: {answer.get('errors')}")
 
 
 PURGERS = ("none", "varnish", "fastly", "cloudflare")
@@ -153,8 +155,8 @@ def configured():
     if name == "varnish":
         return VarnishPurger(settings.BIJI_EDGE_PURGE_URLS)
     if name in ("fastly", "cloudflare"):
-        service, token = settings.BIJI_EDGE_SERVICE, settings.BIJI_EDGE_API_TOKEN
-        api = settings.BIJI_EDGE_API_URL
         kind = FastlyPurger if name == "fastly" else CloudflarePurger
-        return kind(service, token, api) if api else kind(service, token)
+        return kind(
+            settings.BIJI_EDGE_SERVICE, settings.BIJI_EDGE_API_TOKEN, settings.BIJI_EDGE_API_URL
+        )
     return NoPurger()

@@ -15,6 +15,8 @@ COMMANDS = {
     "render": "benchmarks.render",
     "scale": "benchmarks.scale",
     "edge": "benchmarks.edge",
+    "takeover": "benchmarks.takeover",
+    "objectstore": "benchmarks.object_store",
 }
 
 

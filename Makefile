@@ -35,7 +35,7 @@ XDIST = -n $(JOBS) --dist worksteal
 PYTEST := $(PY) -m pytest
 # The browser tests (tests/browser/, marked `browser`) run once, on SQLite: `make test-browser`.
 NOT_BROWSER := -m "not browser"
-BROWSER_TESTS := tests/browser --ignore=tests/browser/test_lighthouse.py
+BROWSER_TESTS := tests/browser tests/test_static_search.py --ignore=tests/browser/test_lighthouse.py
 LIGHTHOUSE_TESTS := tests/browser/test_lighthouse.py
 # Bytecode caching on even where the environment turns it off (PYTHONDONTWRITEBYTECODE=1): ~60
 # test subprocesses start Django, each ~0.35 s sooner with compiled blog/ and config/.
@@ -91,7 +91,7 @@ ENGINE_MARKS := engine and not browser and not backend_independent
 
 .PHONY: run serve superuser setup demo test test-deps system-deps check test-sqlite coverage test-postgres test-browser \
 	test-browser-pages test-lighthouse test-processes lint format browser-deps services s3 messages bench \
-	bench-pages bench-scale bench-mechanisms bench-traffic bench-edge bench-takeover bench-objectstore bench-images bench-mail bench-render soak soak-worker-lock clean lock \
+	bench-pages bench-scale bench-mechanisms bench-traffic bench-edge bench-takeover bench-objectstore bench-static bench-images bench-mail bench-render soak soak-worker-lock clean lock \
 	generators test-interop
 
 $(VENV)/.installed: requirements-dev.lock pyproject.toml
@@ -244,9 +244,11 @@ test-postgres: $(VENV)/.installed
 
 # Every case against the real other sides, where `make test` runs one case each: the export
 # built by Hugo, Jekyll (jekyll-polyglot) and Hexo; biji behind Varnish (every change kind, nothing
-# private kept); media on an S3 server (moto's); two hosts sharing one database.
+# private kept); media on an S3 server (moto's); two hosts sharing one database; the static copy
+# (a base URL with a path, old URLs, a scheduled note) and its publishing (a prefix, a folder).
 INTEROP_TESTS := tests/test_export_generators.py tests/test_edge_cache.py tests/test_object_storage.py \
-	tests/test_hosts_takeover.py tests/test_worker_lease.py
+	tests/test_hosts_takeover.py tests/test_worker_lease.py tests/test_static_build.py \
+	tests/test_static_publish.py
 TWO_HOSTS_ON_POSTGRESQL := \
 	tests/test_hosts_takeover.py::test_two_hosts_on_one_database_and_redis_serve_one_site_and_outlive_each_other
 test-interop: $(VENV)/.installed generators services
@@ -365,6 +367,13 @@ bench-takeover: setup
 bench-objectstore: setup
 	env -u DATABASE_URL -u REDIS_URL DJANGO_SECRET_KEY=bench-only DJANGO_LOG_LEVEL=ERROR \
 		$(PY) -m benchmarks objectstore $(BENCH_ARGS)
+
+# The static copy at 10,000 generated notes (benchmarks/static.py): manage.py build_site from
+# scratch, after one edit and with nothing changed, Pagefind's index size; in a scratch SQLite file
+# and /tmp/biji-static-bench. BENCH_ARGS="--notes 1000".
+bench-static: setup
+	BENCH_COMMAND=static BENCH_DB=$(or $(BENCH_DB),/tmp/biji-static-bench.sqlite3) BENCH_TIMEOUT=7200 \
+		bash scripts/bench_pages.sh $(BENCH_ARGS)
 
 # Load and faults: gunicorn x3 and wrk at 64 connections while a worker is killed, the cache
 # server stops and starts, and 20 threads save notes. SOAK_SECONDS=60 by default. Then an

@@ -17,6 +17,7 @@ COMMANDS = {
     "edge": "benchmarks.edge",
     "takeover": "benchmarks.takeover",
     "objectstore": "benchmarks.object_store",
+    "static": "benchmarks.static",
 }
 
 

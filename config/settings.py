@@ -295,6 +295,11 @@ if MEDIA_S3_BUCKET:
             "location": env("MEDIA_S3_LOCATION").strip("/"),  # a key prefix: blog/
         },
     }
+# `manage.py publish_site DIR --to s3://bucket/prefix`: the static copy's store, by default the
+# media store's endpoint and region (the site's bucket is usually beside the media's), with
+# boto3's credentials; the bucket comes from --to (blog/ops/static_site/publish.py).
+BIJI_PUBLISH_S3_ENDPOINT_URL = env("BIJI_PUBLISH_S3_ENDPOINT_URL") or env("MEDIA_S3_ENDPOINT_URL")
+BIJI_PUBLISH_S3_REGION = env("BIJI_PUBLISH_S3_REGION") or env("MEDIA_S3_REGION")
 # Fingerprinted static files never change: let browsers and CDNs keep them for a year.
 WHITENOISE_MAX_AGE = 31536000
 
@@ -413,6 +418,10 @@ BIJI_SUBSCRIBE_IP_WINDOW = int(env("BIJI_SUBSCRIBE_IP_WINDOW", "600"))
 BIJI_SUBSCRIBE_ADDRESS_LIMIT = int(env("BIJI_SUBSCRIBE_ADDRESS_LIMIT", "3"))
 BIJI_SUBSCRIBE_ADDRESS_WINDOW = int(env("BIJI_SUBSCRIBE_ADDRESS_WINDOW", "86400"))
 BIJI_CONFIRM_MAX_AGE = int(env("BIJI_CONFIRM_MAX_AGE", str(3 * 86400)))
+# The static copy (manage.py build_site, blog/ops/static_site/build.py) has no server to post
+# to: its subscription forms post to BIJI_STATIC_SUBSCRIBE_URL (a running biji's
+# https://admin.example.com/subscribe/, which takes posts from any origin), or are left out.
+BIJI_STATIC_SUBSCRIBE_URL = env("BIJI_STATIC_SUBSCRIBE_URL")
 
 # An edge cache in front of biji (blog.caching.edge, docs/deployment.md): every public page names
 # the parts it shows in Surrogate-Key, Cache-Tag and xkey headers, and once a change commits,

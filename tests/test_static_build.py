@@ -212,7 +212,7 @@ PNG = (
 
 
 @pytest.fixture
-def small_blog(db):
+def static_blog(db):
     """12 notes (two pages of the home list), one tag, an image in the media storage, an old
     URL of an imported note."""
     from django.core.files.base import ContentFile
@@ -235,7 +235,7 @@ def small_blog(db):
 
 
 @interop
-def test_a_base_url_with_a_path(tmp_path, settings, small_blog, no_search):
+def test_a_base_url_with_a_path(tmp_path, settings, static_blog, no_search):
     """Built for https://host/blog: the folder served at /blog/ has no broken link, and the
     static files, media and pages kept under a query answer there."""
     port = free_port()
@@ -244,11 +244,11 @@ def test_a_base_url_with_a_path(tmp_path, settings, small_blog, no_search):
     pages = read_manifest(tmp_path / "blog")["pages"]
     assert {"/", "/?page=2", "/feed/"} <= set(pages)
     assert pages["/?page=2"]["file"] == "page/2/index.html"
-    assert f"media/{small_blog['image']}" in report.written
+    assert f"media/{static_blog['image']}" in report.written
     with http_server(tmp_path, port):
         served = crawl_folder(base, [f"{base}/", f"{base}/en/"])
         assert sorted(url for url, (status, _b) in served.items() if status != 200) == []
-        assert f"{base}/page/2/" in served and f"{base}/media/{small_blog['image']}" in served
+        assert f"{base}/page/2/" in served and f"{base}/media/{static_blog['image']}" in served
         assert any(url.startswith(f"{base}/static/") for url in served)
         home = served[f"{base}/"][1].decode()
         assert f'<link rel="canonical" href="{base}/">' in home
@@ -269,8 +269,8 @@ def test_a_base_url_with_a_path(tmp_path, settings, small_blog, no_search):
 
 
 @interop
-def test_old_urls_become_redirect_pages(tmp_path, settings, small_blog, no_search):
-    notes = small_blog["notes"]
+def test_old_urls_become_redirect_pages(tmp_path, settings, static_blog, no_search):
+    notes = static_blog["notes"]
     settings.SITE_URL = "https://blog.example"
     out = tmp_path / "site"
     build_site(out)
@@ -293,7 +293,7 @@ def test_old_urls_become_redirect_pages(tmp_path, settings, small_blog, no_searc
 
 @interop
 def test_a_scheduled_note_appears_at_the_first_build_after_its_time(
-    tmp_path, small_blog, no_search
+    tmp_path, static_blog, no_search
 ):
     import time_machine
 
@@ -313,7 +313,7 @@ def test_a_scheduled_note_appears_at_the_first_build_after_its_time(
 
 @interop
 def test_the_subscription_form_posts_to_the_configured_endpoint(
-    tmp_path, settings, small_blog, no_search
+    tmp_path, settings, static_blog, no_search
 ):
     settings.BIJI_STATIC_SUBSCRIBE_URL = "https://mail.example/subscribe/"
     out = tmp_path / "site"

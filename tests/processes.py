@@ -7,12 +7,15 @@ same on every database (``SAME_ON_EVERY_DATABASE`` in the Makefile runs them onc
 """
 
 import atexit
+import contextlib
 import os
 import shutil
+import socket
 import sqlite3
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -100,3 +103,25 @@ def queue_wait_for_release(env, folder):
         f"print(wait_for_release.enqueue({str(folder)!r}).id)"
     )
     return manage(env, "shell", "-v", "0", "-c", code).strip()
+
+
+@contextlib.contextmanager
+def folder_server(folder, port):
+    """``python -m http.server`` serving ``folder`` on ``port`` (a static host with no rules)."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
+        cwd=folder,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
+                break
+            assert time.monotonic() < deadline, "http.server did not start"
+            time.sleep(0.02)
+        yield
+    finally:
+        process.terminate()
+        process.wait(5)

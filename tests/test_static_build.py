@@ -11,12 +11,9 @@ the base URL; the subscription form, left out without ``BIJI_STATIC_SUBSCRIBE_UR
 to a server); the search page (the search helper's own page over Pagefind, not tested here).
 """
 
-import contextlib
 import os
 import re
 import socket
-import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -32,6 +29,7 @@ from blog.models import LegacyPath, Note, Status
 from blog.ops.static_site import build
 from blog.ops.static_site.build import build_site, read_manifest
 from tests.factories import make_note
+from tests.processes import folder_server
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -55,28 +53,6 @@ def free_port():
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
-
-
-@contextlib.contextmanager
-def http_server(folder, port):
-    """``python -m http.server`` serving ``folder`` on ``port``."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
-        cwd=folder,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.monotonic() + 10
-        while True:
-            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
-                break
-            assert time.monotonic() < deadline, "http.server did not start"
-            time.sleep(0.02)
-        yield
-    finally:
-        process.terminate()
-        process.wait(5)
 
 
 def fetch(url):
@@ -143,7 +119,7 @@ def test_the_demo_as_static_files(tmp_path, settings, no_search):
     # A feed is the folder's index.html (what every folder host serves), its type recorded.
     assert manifest["files"]["feed/index.html"]["content_type"].startswith("application/rss+xml")
 
-    with http_server(out, port):
+    with folder_server(out, port):
         served = crawl_folder(base, [f"{base}{url}" for url in pages])
         broken = sorted(url for url, (status, _body) in served.items() if status != 200)
         assert broken == [], broken
@@ -245,7 +221,7 @@ def test_a_base_url_with_a_path(tmp_path, settings, static_blog, no_search):
     assert {"/", "/?page=2", "/feed/"} <= set(pages)
     assert pages["/?page=2"]["file"] == "page/2/index.html"
     assert f"media/{static_blog['image']}" in report.written
-    with http_server(tmp_path, port):
+    with folder_server(tmp_path, port):
         served = crawl_folder(base, [f"{base}/", f"{base}/en/"])
         assert sorted(url for url, (status, _b) in served.items() if status != 200) == []
         assert f"{base}/page/2/" in served and f"{base}/media/{static_blog['image']}" in served

@@ -9,9 +9,6 @@ import json
 import os
 import shutil
 import socket
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -28,6 +25,7 @@ from blog.ops.static_site.search import (
     write_search_pages,
 )
 from tests.factories import make_note
+from tests.processes import folder_server
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = Path(os.environ.get("BIJI_CHROMIUM", "/usr/bin/chromium"))
@@ -145,26 +143,8 @@ def served(site):
     folder, _ = site
     shutil.copytree(settings.STATIC_ROOT, folder / "static")  # the collected, hashed files
     port = _free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
-        cwd=folder,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.monotonic() + 5
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.02)
+    with folder_server(folder, port):
         yield f"http://127.0.0.1:{port}"
-    finally:
-        server.terminate()
-        server.wait(5)
 
 
 def _results(page, base, path):

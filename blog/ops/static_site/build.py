@@ -365,12 +365,16 @@ class Build:
         self.redirects = []
         taken = {record["file"] for record in self.pages.values()}
         for legacy in LegacyPath.objects.select_related("note", "page").order_by("path"):
-            if legacy.note is not None and legacy.note.is_published():
-                target = legacy.note.get_absolute_url()
-            elif legacy.page is not None and legacy.page.is_published:
-                target = legacy.page.get_absolute_url()
-            else:
-                continue
+            # In the language of the old path, as the live site redirects it (not whichever
+            # language the crawl's last page left active).
+            language = translation.get_language_from_path(legacy.path) or settings.LANGUAGE_CODE
+            with translation.override(language):
+                if legacy.note is not None and legacy.note.is_published():
+                    target = legacy.note.get_absolute_url()
+                elif legacy.page is not None and legacy.page.is_published:
+                    target = legacy.page.get_absolute_url()
+                else:
+                    continue
             old = legacy.path
             if self.site.prefix:
                 if not old.startswith(self.site.prefix + "/"):

@@ -69,6 +69,10 @@ def build_folder(folder: Path) -> None:
     notes = {slug: make_note(slug=slug, **fields) for slug, fields in NOTES.items()}
     link_translation(notes["kernel-launch-zh"], notes["kernel-launch"])
     client = Client()
+    for path in ("/", "/en/"):  # the home pages, for axe as a static host serves them
+        target = folder / path.strip("/") / "index.html"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(client.get(path).content)
     for slug in NOTES:
         for prefix in ("", "/en"):
             path = f"{prefix}/notes/{slug}/"
@@ -161,6 +165,16 @@ def _results(page, base, path):
     return links, problems
 
 
+def assert_no_violations(page):
+    page.add_script_tag(content=AXE_JS.read_text("utf-8"))
+    violations = page.evaluate(
+        """tags => axe.run(document, {runOnly: {type: "tag", values: tags},
+                                      resultTypes: ["violations"]})""",
+        WCAG_TAGS,
+    )["violations"]
+    assert violations == [], (page.url, json.dumps(violations, ensure_ascii=False)[:2000])
+
+
 @pytest.mark.browser
 def test_the_static_search_pages_find_notes_in_a_browser(served):
     for needed in (CHROMIUM, AXE_JS):
@@ -208,14 +222,12 @@ def test_the_static_search_pages_find_notes_in_a_browser(served):
             links, _ = _results(page, served, "/en/search/?q=zebra")
             assert links == [] and page.is_hidden("#search-results")
 
-            # axe on a page of results (python -m http.server sends no CSP to refuse it).
+            # axe on a page of results, and on the copy's home and note pages as a static host
+            # serves them (python -m http.server sends no CSP to refuse axe).
             _results(page, served, "/search/?q=调度")
-            page.add_script_tag(content=AXE_JS.read_text("utf-8"))
-            violations = page.evaluate(
-                """tags => axe.run(document, {runOnly: {type: "tag", values: tags},
-                                              resultTypes: ["violations"]})""",
-                WCAG_TAGS,
-            )["violations"]
-            assert violations == [], json.dumps(violations, ensure_ascii=False)[:2000]
+            assert_no_violations(page)
+            for path in ("/", "/en/", "/notes/gpu-scheduling/", "/en/notes/kernel-launch/"):
+                page.goto(served + path)
+                assert_no_violations(page)
         finally:
             browser.close()

@@ -91,7 +91,7 @@ ENGINE_MARKS := engine and not browser and not backend_independent
 
 .PHONY: run serve superuser setup demo test test-deps system-deps check test-sqlite coverage test-postgres test-browser \
 	test-browser-pages test-lighthouse test-processes lint format browser-deps services s3 messages bench \
-	bench-pages bench-scale bench-mechanisms bench-traffic bench-edge bench-takeover bench-objectstore bench-static bench-images bench-mail bench-render soak soak-worker-lock clean lock \
+	bench-pages bench-scale bench-mechanisms bench-traffic bench-edge bench-takeover bench-objectstore bench-static lighthouse-static bench-images bench-mail bench-render soak soak-worker-lock clean lock \
 	generators test-interop
 
 $(VENV)/.installed: requirements-dev.lock pyproject.toml
@@ -374,6 +374,11 @@ bench-objectstore: setup
 bench-static: setup
 	BENCH_COMMAND=static BENCH_DB=$(or $(BENCH_DB),/tmp/biji-static-bench.sqlite3) BENCH_TIMEOUT=7200 \
 		bash scripts/bench_pages.sh $(BENCH_ARGS)
+
+# Lighthouse on the static copy of the demo (home, a note, search; mobile and desktop), served as
+# a host that reads _headers serves it (scripts/lighthouse_static.sh).
+lighthouse-static: demo browser-deps
+	@bash scripts/lighthouse_static.sh
 
 # Load and faults: gunicorn x3 and wrk at 64 connections while a worker is killed, the cache
 # server stops and starts, and 20 threads save notes. SOAK_SECONDS=60 by default. Then an

@@ -18,6 +18,7 @@ from django.urls import get_script_prefix
 
 from blog.models import Language, Term
 from blog.models.translations import link_translation
+from blog.ops.static_site.build import Build
 from blog.ops.static_site.search import (
     SearchIndexError,
     add_search,
@@ -231,3 +232,19 @@ def test_the_static_search_pages_find_notes_in_a_browser(served):
                 assert_no_violations(page)
         finally:
             browser.close()
+
+
+@pytest.mark.backend_independent
+def test_a_build_that_wrote_no_note_or_glossary_page_keeps_the_last_index(tmp_path):
+    """Pagefind takes ~17 s at 10,000 notes: an edit that no note page shows leaves it be."""
+    (tmp_path / "pagefind").mkdir()
+    build = Build(tmp_path, "https://blog.example", False, 10, 10, lambda line: None)
+    build.old, build.report.full = {"search": {"pages": ["search/index.html"]}}, False
+    build.report.written = {"index.html", "tags/cuda/index.html", "feed/index.html"}
+    assert build.search_is_current()
+    for indexed in ("en/notes/kernel/index.html", "glossary/index.html"):
+        build.report.written.add(indexed)
+        assert not build.search_is_current()
+        build.report.written.discard(indexed)
+    build.report.full = True
+    assert not build.search_is_current()

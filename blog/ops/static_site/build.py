@@ -469,8 +469,21 @@ class Build:
             from blog.ops.static_site import search
         except ImportError:
             return False
+        if self.search_is_current():
+            manifest["search"] = self.report.search = self.old["search"]
+            return True
         self.report.search = search.add_search(self.folder, manifest)
         return True
+
+    def search_is_current(self):
+        """Whether the last build's index still holds: an incremental build that wrote no note
+        page (what Pagefind indexes) and no glossary page (the terms the search pages expand)."""
+        if self.report.full or not self.old.get("search"):
+            return False
+        if not (self.folder / "pagefind").is_dir():
+            return False
+        indexed = ("notes/", "glossary/")
+        return not any(path.removeprefix("en/").startswith(indexed) for path in self.report.written)
 
     # --- files -----------------------------------------------------------------------------
 

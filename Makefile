@@ -369,8 +369,9 @@ bench-objectstore: setup
 		$(PY) -m benchmarks objectstore $(BENCH_ARGS)
 
 # The static copy at 10,000 generated notes (benchmarks/static.py): manage.py build_site from
-# scratch, after one edit and with nothing changed, Pagefind's index size; in a scratch SQLite file
-# and /tmp/biji-static-bench. BENCH_ARGS="--notes 1000".
+# scratch, after one edit and with nothing changed, Pagefind's index size, then the static search's
+# time to its first result in chromium; in a scratch SQLite file and /tmp/biji-static-bench
+# (~12 min). BENCH_ARGS="--notes 1000"; "--search-only" times the search of the folder as built.
 bench-static: setup
 	BENCH_COMMAND=static BENCH_DB=$(or $(BENCH_DB),/tmp/biji-static-bench.sqlite3) BENCH_TIMEOUT=7200 \
 		bash scripts/bench_pages.sh $(BENCH_ARGS)

@@ -1,5 +1,6 @@
 """The static copy at size: ``manage.py build_site`` from scratch, then again after one edit, and
-with nothing changed; the Pagefind index's size (``make bench-static``).
+with nothing changed; the Pagefind index's size; the static search's time to its first result in
+chromium (``make bench-static``).
 
     python -m benchmarks static --notes 10000 --folder /tmp/biji-static-bench
 
@@ -8,9 +9,11 @@ if it holds notes the benchmark did not make). Prints a markdown table with the 
 load average and data size.
 """
 
+import functools
 import os
 import platform
 import shutil
+import threading
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -22,6 +25,7 @@ from benchmarks.pages import Command as PagesCommand
 from benchmarks.pages import _cpu_name, add_data_and_server_arguments
 from benchmarks.traffic import _load
 from blog.models import Note
+from blog.ops.static_site import preview
 from blog.ops.static_site.build import build_site
 
 
@@ -37,18 +41,53 @@ class Command(BaseCommand):
             default=Path("/tmp/biji-static-bench"),  # noqa: S108 (scratch)
         )
         parser.add_argument("--base-url", default="https://notes.example")
+        parser.add_argument(
+            "--search-only", action="store_true", help="time the search of the folder as built"
+        )
 
     def handle(self, *args, **options):
-        PagesCommand()._prepare({**options, "only": None, "no_wrk": True})
         folder, load_before = options["folder"], _load()
-        shutil.rmtree(folder, ignore_errors=True)
-        rows = [("from scratch", self.build(folder, options))]
-        note = Note.objects.published().order_by("-published_at").first()
-        note.body += "\n\nOne more sentence, for the static benchmark."
-        note.save()
-        rows.append((f"after one edit (note {note.slug})", self.build(folder, options)))
-        rows.append(("nothing changed", self.build(folder, options)))
-        self.report(rows, folder, options, load_before)
+        if not options["search_only"]:
+            PagesCommand()._prepare({**options, "only": None, "no_wrk": True})
+            shutil.rmtree(folder, ignore_errors=True)
+            rows = [("from scratch", self.build(folder, options))]
+            note = Note.objects.published().order_by("-published_at").first()
+            note.body += "\n\nOne more sentence, for the static benchmark."
+            note.save()
+            rows.append((f"after one edit (note {note.slug})", self.build(folder, options)))
+            rows.append(("nothing changed", self.build(folder, options)))
+            self.report(rows, folder, options, load_before)
+        self.search_times(folder)
+
+    def search_times(self, folder):
+        """Time to the first result of the static search pages in chromium, served by
+        ``serve_site``'s server: a new browser context each time (cold), then the same page
+        asked again (warm)."""
+        from playwright.sync_api import sync_playwright
+
+        server = preview_server(folder)
+        base = f"http://127.0.0.1:{server.server_address[1]}"
+        rows = []
+        try:
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(
+                    executable_path="/usr/bin/chromium", args=["--no-sandbox", "--disable-gpu"]
+                )
+                for path in SEARCHES:
+                    context = browser.new_context()
+                    page = context.new_page()
+                    cold = first_result(page, base + path)
+                    warm = first_result(page, base + path)
+                    rows.append((path, cold, warm, page.locator("#search-results li").count()))
+                    context.close()
+                browser.close()
+        finally:
+            server.shutdown()
+        self.stdout.write(f"\nThe static search in chromium (load average {_load()}):\n")
+        self.stdout.write("| search | first result, cold s | again s | results shown |")
+        self.stdout.write("|---|---:|---:|---:|")
+        for path, cold, warm, shown in rows:
+            self.stdout.write(f"| `{path}` | {cold:.2f} | {warm:.2f} | {shown} |")
 
     def build(self, folder, options):
         started = time.perf_counter()
@@ -78,3 +117,24 @@ class Command(BaseCommand):
         )
         total = sum(f.stat().st_size for f in folder.rglob("*") if f.is_file())
         out(f"\nThe copy: {total / 1e6:.0f} MB; Pagefind's index {size / 1e6:.1f} MB.")
+
+
+# A Chinese word, an English word, in each interface.
+SEARCHES = ("/search/?q=调度", "/search/?q=kernel", "/en/search/?q=memory", "/en/search/?q=内存")
+
+
+def first_result(page, url):
+    started = time.perf_counter()
+    page.goto(url)
+    page.wait_for_selector("#search-status:not(:empty)", timeout=60_000)
+    return time.perf_counter() - started
+
+
+def preview_server(folder):
+    """``manage.py serve_site``'s server on a free port, in a thread."""
+    handler = type("Copy", (preview.Handler,), {"rules": preview.header_rules(folder)})
+    server = preview.http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(handler, directory=str(folder))
+    )
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server

@@ -248,10 +248,10 @@ test-postgres: $(VENV)/.installed
 # (a base URL with a path, old URLs, a scheduled note) and its publishing (a prefix, a folder).
 INTEROP_TESTS := tests/test_export_generators.py tests/test_edge_cache.py tests/test_object_storage.py \
 	tests/test_hosts_takeover.py tests/test_worker_lease.py tests/test_static_build.py \
-	tests/test_static_publish.py
+	tests/test_static_publish.py tests/test_static_search.py
 TWO_HOSTS_ON_POSTGRESQL := \
 	tests/test_hosts_takeover.py::test_two_hosts_on_one_database_and_redis_serve_one_site_and_outlive_each_other
-test-interop: $(VENV)/.installed generators services
+test-interop: $(VENV)/.installed generators services browser-deps
 	@bash scripts/install-edge.sh
 	@echo "== every case against Hugo, Jekyll, Hexo, Varnish, the S3 server, two hosts: on SQLite =="
 	$(SQLITE_ENV) BIJI_TEST_INTEROP=1 $(PYTEST) $(XDIST) $(INTEROP_TESTS) $(PYTEST_ARGS)

@@ -71,7 +71,7 @@ class EdgeSite:
 
     def serve(self):
         self.gunicorn = self._start(
-            [str(BIN / "gunicorn"), "config.wsgi:application", "--workers", "2"]
+            [str(BIN / "gunicorn"), "config.wsgi:application", "--workers", "1"]
             + ["--bind", f"127.0.0.1:{self.port}", "--log-level", "warning"]
         )
 

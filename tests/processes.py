@@ -125,3 +125,16 @@ def folder_server(folder, port):
     finally:
         process.terminate()
         process.wait(5)
+
+
+def gunicorn(env, port, workers=1, **popen):
+    """gunicorn serving the site of ``env`` on 127.0.0.1:``port`` (not waited for)."""
+    return subprocess.Popen(
+        [BIN / "gunicorn", "config.wsgi:application", "--bind", f"127.0.0.1:{port}"]
+        + ["--workers", str(workers), "--log-level", "warning"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        **popen,
+    )

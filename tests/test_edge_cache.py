@@ -20,7 +20,7 @@ import urllib.request
 import pytest
 
 from tests import processes
-from tests.processes import BIN, ROOT, manage, migrate
+from tests.processes import ROOT, gunicorn, manage, migrate
 from tests.redis_server import free_port
 from tests.varnish_server import Varnish, available
 
@@ -70,10 +70,8 @@ class EdgeSite:
         return self
 
     def serve(self):
-        self.gunicorn = self._start(
-            [str(BIN / "gunicorn"), "config.wsgi:application", "--workers", "1"]
-            + ["--bind", f"127.0.0.1:{self.port}", "--log-level", "warning"]
-        )
+        self.gunicorn = gunicorn(self.env, self.port)
+        self.processes.append(self.gunicorn)
 
     def work(self):
         self._start([sys.executable, "manage.py", "db_worker", "--no-startup-delay"])

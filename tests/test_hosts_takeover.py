@@ -25,7 +25,14 @@ from django.db import connection
 
 from tests import s3_server
 from tests.background import lines
-from tests.processes import BIN, ROOT, manage, migrate, queue_wait_for_release, site_env
+from tests.processes import (
+    ROOT,
+    gunicorn,
+    manage,
+    migrate,
+    queue_wait_for_release,
+    site_env,
+)
 from tests.redis_server import free_port, redis_server  # noqa: F401 (a fixture)
 
 LEASE = 2
@@ -114,15 +121,8 @@ def test_a_task_of_a_host_killed_mid_task_is_taken_over_by_another_and_completes
 
 def serve(env):
     port = free_port()
-    process = subprocess.Popen(
-        [BIN / "gunicorn", "config.wsgi:application", "--bind", f"127.0.0.1:{port}"]
-        + ["--workers", "2", "--log-level", "warning"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,  # its own process group: the host dies with all its processes
-    )
+    # Its own process group: the host dies with all its processes.
+    process = gunicorn(env, port, workers=2, start_new_session=True)
     wait_for(lambda: probe(port)[0] == 200, 30, "gunicorn to start")
     return process, port
 

@@ -1,14 +1,13 @@
 """Every worker sees an edit of the site settings at once, even with the per-worker
 local-memory cache: two server processes on one database, the edit made by a third."""
 
-import subprocess
 import time
 import urllib.request
 
 import pytest
 
 from tests import processes
-from tests.processes import BIN, ROOT, manage, migrate
+from tests.processes import BIN, gunicorn, manage, migrate
 from tests.redis_server import free_port
 
 
@@ -23,14 +22,7 @@ def shell(env, code):
 
 def serve(env):
     port = free_port()
-    process = subprocess.Popen(
-        [BIN / "gunicorn", "config.wsgi:application", "--bind", f"127.0.0.1:{port}"]
-        + ["--workers", "1", "--log-level", "warning"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    process = gunicorn(env, port)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:

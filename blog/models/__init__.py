@@ -7,6 +7,7 @@ May import: :mod:`blog.rendering`, :mod:`blog.text`. What follows a change is co
 
 from blog.models.background_tasks import BackgroundTask
 from blog.models.content import ContentVersion, PartVersion
+from blog.models.corrections import Correction
 from blog.models.glossary import Term, TermUse
 from blog.models.images import ImageFile
 from blog.models.import_runs import ImportRun
@@ -21,6 +22,7 @@ from blog.models.worker_heartbeat import WorkerHeartbeat
 __all__ = [
     "BackgroundTask",
     "ContentVersion",
+    "Correction",
     "Delivery",
     "DeliveryState",
     "ImageFile",

@@ -139,6 +139,20 @@ class Note(RenderedMarkdownMixin, models.Model):
         _("original URL"), max_length=500, blank=True, validators=[validate_link_url]
     )
     source_date = models.DateField(_("original date"), null=True, blank=True)
+    # Credits, written in the note's own language (each note of a pair has its own): who
+    # translated it, and who wrote it with the site's author (blog.models.credits).
+    translator = models.CharField(
+        _("translator"),
+        max_length=200,
+        blank=True,
+        help_text=_("Who translated this note, as readers of its language know them."),
+    )
+    coauthors = models.CharField(
+        _("co-authors"),
+        max_length=500,
+        blank=True,
+        help_text=_("Who wrote it with you, separated by commas (, ， or 、)."),
+    )
 
     cover = models.ImageField(_("cover image"), upload_to="covers/%Y/", blank=True)
     cover_alt = models.CharField(_("cover description"), max_length=300, blank=True)

@@ -29,6 +29,8 @@ RESTORED_FIELDS = {
         "source_author",
         "source_url",
         "source_date",
+        "translator",
+        "coauthors",
         "cover_alt",
         # The text as it was, in line with what its translation said then.
         "synced_hashes",

@@ -90,6 +90,21 @@ class SiteSettings(RenderedMarkdownMixin, models.Model):
             "with a marker; untick to leave them out of that interface's lists."
         ),
     )
+    # The terms readers may reuse the notes under: in a note's Markdown source, its citation
+    # metadata and its feeds. Empty: all rights reserved (nothing is claimed for the author).
+    licence = models.CharField(
+        _("licence"),
+        max_length=100,
+        blank=True,
+        help_text=_("The licence of the notes, e.g. CC BY-SA 4.0. Empty: all rights reserved."),
+    )
+    licence_url = models.URLField(
+        _("licence URL"),
+        max_length=300,
+        blank=True,
+        validators=[validate_link_url],
+        help_text=_("The licence's text, e.g. https://creativecommons.org/licenses/by-sa/4.0/"),
+    )
 
     class Meta:
         verbose_name = _("site settings")

@@ -28,8 +28,9 @@ from blog.text.validators import safe_url
 PAGE_FIELDS = (
     "title", "slug", "language", "status", "published_at", "updated_at", "series",
     "series_position", "translation", "source_title", "source_author", "source_url",
-    "source_date", "cover", "cover_alt", "cover_html", "card", "body_html", "toc_html",
-    "excerpt", "word_count", "reading_minutes", "block_hashes", "synced_hashes",
+    "source_date", "translator", "coauthors", "cover", "cover_alt", "cover_html", "card",
+    "body_html", "toc_html", "excerpt", "word_count", "reading_minutes", "block_hashes",
+    "synced_hashes",
 )  # fmt: skip
 SERIES_FIELDS = ("title_zh", "title_en", "slug", "card_zh", "card_en")
 # The head's meta tags (includes/note_head.html) and the article, series box and related notes

@@ -1,5 +1,5 @@
-/* The search page of the static site (blog/ops/static_site/search.py): reads q and page from
-   the address, searches Pagefind's indexes (one per note language) for the query and its
+/* The search page of the static site (blog/ops/static_site/search_pages.py): reads q and page
+   from the address, searches Pagefind's indexes (one per note language) for the query and its
    glossary forms, and lists the results as the live search page does. Its messages and the
    indexes' places come from the page (data-* of #static-search).
    Loaded in <head>, not deferred: with a query, the page is marked "static-searching" before
@@ -168,7 +168,7 @@
        the same way on either page); results are /notes/<slug>/ under this interface's prefix. */
     var bundles = JSON.parse(text.bundles || "[]");
     var where = { baseUrl: text.baseUrl || "/" };
-    /* Not the notes this interface shows as their translation (the filter search.py gives them). */
+    /* Not the notes this interface shows as their translation (the filter search_index.py gives them). */
     var options = { filters: { not: { hidden: text.interface } } };
     var extras = window.fetch(text.data).then(function (response) {
       return response.ok ? response.json() : {};

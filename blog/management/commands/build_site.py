@@ -4,6 +4,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from blog.ops.static_site import build
+from blog.ops.static_site.folder_lock import FolderBusy
 
 
 class Command(BaseCommand):
@@ -44,7 +45,7 @@ class Command(BaseCommand):
                 time_limit=time_limit,
                 log=lambda line: self.stderr.write(line),
             )
-        except build.BuildError as error:
+        except (build.BuildError, FolderBusy) as error:
             raise CommandError(str(error)) from error
         if verbose:
             for url in sorted(report.gone):

@@ -3,6 +3,7 @@ an S3-compatible bucket (blog/ops/static_site/publish.py, docs/deployment.md).""
 
 from django.core.management.base import BaseCommand, CommandError
 
+from blog.ops.static_site.folder_lock import FolderBusy
 from blog.ops.static_site.publish import PublishError, publish
 
 
@@ -56,7 +57,7 @@ class Command(BaseCommand):
                 replace=replace,
                 force=force,
             )
-        except (PublishError, OSError) as error:
+        except (PublishError, FolderBusy, OSError) as error:
             raise CommandError(str(error)) from error
         if options["verbosity"] > 1:
             for name in report.uploaded:

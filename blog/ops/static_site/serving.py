@@ -11,6 +11,7 @@ names its parts in the ``xkey`` header, which the build records.
 """
 
 import contextlib
+import logging
 import uuid
 from dataclasses import dataclass
 from urllib.parse import urlsplit
@@ -65,6 +66,19 @@ class Reader:
             location=response.get("Location", ""),
             cache_control=response.get("Cache-Control", ""),
         )
+
+
+@contextlib.contextmanager
+def quiet(name):
+    """The logger ``name`` (``django.request``) silent but for errors, for the block: a build
+    asks for pages it expects to answer 404 (a page gone since the last build, the 404 page)."""
+    logger = logging.getLogger(name)
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
 
 
 @contextlib.contextmanager

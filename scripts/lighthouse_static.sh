@@ -21,8 +21,6 @@ for preset in mobile desktop; do
       --quiet --output=json --output-path="$folder/lh.json" --chrome-flags="--headless \
       --no-sandbox --disable-gpu --disable-background-networking --disable-component-update \
       --disable-sync --no-first-run" >/dev/null 2>&1 || true
-    .venv/bin/python -c "import json, sys; d = json.load(open(sys.argv[1])); \
-print(sys.argv[2], sys.argv[3], {k: v['score'] for k, v in d['categories'].items()})" \
-      "$folder/lh.json" "$preset" "$path"
+    .venv/bin/python scripts/lighthouse_scores.py "$folder/lh.json" "$preset" "$path"
   done
 done

@@ -29,6 +29,7 @@ from blog.caching import receivers as caching
 from blog.images import card_tasks, variant_tasks
 from blog.mail import announce, webhooks, websub
 from blog.models import (
+    Correction,
     NavigationLink,
     Note,
     Page,
@@ -105,6 +106,14 @@ TABLE = (
        events.published_by_author, Note,
         react(announce.queue_announcement, "blog.mail.announce.published_by_author",
               "a first publication: its email queued with the save, due at its time")),
+    on("a correction added (an admin save marked as one, an import, the demo)", post_save,
+       Correction,
+        react(caching.move_corrected_note_parts, "blog.content.correction.correction_saved",
+              "parts: its note's (its page, its feed entries, its translation's notice)")),
+    on("a correction deleted (a mistaken one, from its note's admin page)", post_delete,
+       Correction,
+        react(caching.move_corrected_note_parts, "blog.content.correction.correction_deleted",
+              "parts: its note's")),
     # --- tags ---------------------------------------------------------------------------------
     on("a note's tags changed (added, removed, cleared)", m2m_changed, Note.tags.through,
         react(caching.move_retagged_parts, "blog.content.tags",

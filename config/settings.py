@@ -276,7 +276,8 @@ MEDIA_ROOT = Path(env("MEDIA_ROOT") or BASE_DIR / "media")
 STORAGES = {
     # Django's file system storage, writing whole files or none (a full disk leaves nothing).
     "default": {"BACKEND": "blog.images.storage.WholeFileStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    # WhiteNoise's compressed manifest storage, biji's own scripts minified first.
+    "staticfiles": {"BACKEND": "blog.public.static_storage.MinifiedManifestStorage"},
 }
 # Media on an object store (AWS S3, Cloudflare R2, MinIO, any S3 API) instead of MEDIA_ROOT:
 # MEDIA_S3_BUCKET turns it on (docs/deployment.md). Credentials are boto3's own
@@ -356,6 +357,7 @@ BIJI_TRUSTED_PROXIES = int(_trusted_proxies)
 # First path segments the site itself answers (config/urls.py, blog/public/urls.py, feed_urls.py).
 _SITE_PATHS = {"en", "static", "media", "i18n", "notes", "tags", "series", "archive", "search"}
 _SITE_PATHS |= {"pages", "feed", "lang", "sitemap.xml", "robots.txt", "healthz"}
+_SITE_PATHS |= {"llms.txt", "llms-full.txt"}
 
 
 def _admin_path():
@@ -418,7 +420,7 @@ BIJI_SUBSCRIBE_IP_WINDOW = int(env("BIJI_SUBSCRIBE_IP_WINDOW", "600"))
 BIJI_SUBSCRIBE_ADDRESS_LIMIT = int(env("BIJI_SUBSCRIBE_ADDRESS_LIMIT", "3"))
 BIJI_SUBSCRIBE_ADDRESS_WINDOW = int(env("BIJI_SUBSCRIBE_ADDRESS_WINDOW", "86400"))
 BIJI_CONFIRM_MAX_AGE = int(env("BIJI_CONFIRM_MAX_AGE", str(3 * 86400)))
-# The static copy (manage.py build_site, blog/ops/static_site/build.py) has no server to post
+# The static copy (manage.py build_site, blog/ops/static_site/page_files.py) has no server to post
 # to: its subscription forms post to BIJI_STATIC_SUBSCRIBE_URL (a running biji's
 # https://admin.example.com/subscribe/, which takes posts from any origin), or are left out.
 BIJI_STATIC_SUBSCRIBE_URL = env("BIJI_STATIC_SUBSCRIBE_URL")
@@ -470,6 +472,20 @@ if BIJI_WEBSUB_HUB and not re.fullmatch(r"https?://[^/\s<>\"@,;]+(/[^\s<>\"]*)?"
         f"BIJI_WEBSUB_HUB={BIJI_WEBSUB_HUB!r}: give the hub's http:// or https:// URL "
         "(https://pubsubhubbub.appspot.com/, say), or leave it empty."
     )
+# The notes as Markdown for people and tools (blog/porting/markdown_source.py): each published
+# note's source at its address + "index.md", and /llms.txt, /llms-full.txt (and /en/…) listing
+# them. Off: those URLs answer 404 and no page links to them.
+BIJI_LLMS_TXT = env_bool("BIJI_LLMS_TXT", True)
+# llms-full.txt holds the newest notes of its interface, at most this many and at most
+# BIJI_LLMS_FULL_MAX_BYTES of text, so that it is one bounded response the page cache keeps.
+BIJI_LLMS_FULL_MAX_NOTES = int(env("BIJI_LLMS_FULL_MAX_NOTES", "100"))
+BIJI_LLMS_FULL_MAX_BYTES = int(env("BIJI_LLMS_FULL_MAX_BYTES", str(8 * 1024 * 1024)))
+# What robots.txt asks of the crawlers that gather text for language models (GPTBot, ClaudeBot,
+# Google-Extended, CCBot…: blog/public/views/pages.py): "allow" leaves them as every crawler,
+# "disallow" asks them to stay off the whole site, its Markdown sources included.
+BIJI_ROBOTS_AI = env("BIJI_ROBOTS_AI", "allow").lower()
+if BIJI_ROBOTS_AI not in ("allow", "disallow"):
+    raise ImproperlyConfigured(f"BIJI_ROBOTS_AI={BIJI_ROBOTS_AI!r}: choose allow or disallow.")
 # Names this deploy in every cache key and ETag (a git commit, say); empty: a hash of the code,
 # templates and static manifest (blog.caching.release), so a deploy never serves pages of the
 # last one.

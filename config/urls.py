@@ -43,4 +43,9 @@ if settings.BIJI_SERVE_MEDIA:
         )
     )
 
-urlpatterns += i18n_patterns(path("", include("blog.public.urls")), prefix_default_language=False)
+urlpatterns += i18n_patterns(
+    path("", include("blog.public.urls")),
+    # The notes as Markdown: each note's index.md, llms.txt and llms-full.txt (BIJI_LLMS_TXT).
+    path("", include("blog.porting.source_urls")),
+    prefix_default_language=False,
+)

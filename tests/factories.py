@@ -91,6 +91,8 @@ NEW_NOTE_FORM = {
     "source_author": "",
     "source_url": "",
     "source_date": "",
+    "translator": "",
+    "coauthors": "",
     "cover_alt": "",
     "marks_terms": "on",
     "edit_version": "",
@@ -131,6 +133,8 @@ def note_form_data(note=None, **changes):
         "source_author": note.source_author,
         "source_url": note.source_url,
         "source_date": note.source_date.isoformat() if note.source_date else "",
+        "translator": note.translator,
+        "coauthors": note.coauthors,
         "cover_alt": note.cover_alt,
         "edit_version": version_of(note),
     }

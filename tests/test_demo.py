@@ -141,6 +141,16 @@ def test_translated_article_names_its_source(demo):
     assert article.tags.filter(slug="translation").exists()
 
 
+def test_a_corrected_note_and_a_credited_translation(client, demo):
+    """Issue 38's corrections and credits, as the demo shows them (tests/test_corrections.py)."""
+    note = BeautifulSoup(client.get("/notes/cuda-warp-scheduling/").content, "html.parser")
+    assert "64 个 warp" in note.select_one(".correction-line").get_text()
+    assert note.select_one("#corrections li time")["datetime"].startswith("2025-06-02T09:15")
+    article = client.get("/notes/decode-gemv-worklog/").content.decode()
+    source = BeautifulSoup(article, "html.parser").select_one(".source-box").get_text()
+    assert source.strip().endswith("译者：林舟。")
+
+
 def test_draft_and_scheduled_notes_are_not_published(demo):
     published = Note.objects.published()
     draft = Note.objects.get(status=Status.DRAFT)

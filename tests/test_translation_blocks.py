@@ -309,8 +309,11 @@ def test_every_demo_note_splits_and_renders_block_by_block(path):
     assert [(kind, digest) for kind, digest, _html in rendered] == [
         (block.kind, block.hash) for block in blocks
     ]
-    for kind, _digest, html in rendered:
-        assert html or kind == TOC, f"a {kind} block rendered to nothing"
+    for block, (kind, _digest, html) in zip(blocks, rendered, strict=True):
+        # A footnote's definition is shown in the list of footnotes, which ends the last block:
+        # its own block renders to nothing when another block follows it.
+        footnote_definition = block.text.startswith("[^")
+        assert html or kind == TOC or footnote_definition, f"a {kind} block rendered to nothing"
     assert "biji-parallel-block-separator" not in str(rendered)
 
 

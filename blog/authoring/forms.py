@@ -17,6 +17,7 @@ from blog.authoring.series_positions import held_positions, proposed_position
 from blog.authoring.tag_input import BilingualTagField, BilingualTagWidget, check_pairs, save_pairs
 from blog.images.uploads import NotStored, RejectedImage, clean_image, store_cover
 from blog.models import Language, Note, Page
+from blog.models.corrections import CORRECTION_MAX_LENGTH
 from blog.models.translation_sync import is_original_of
 from blog.text.slugs import proposed_slug, unique_slug
 
@@ -69,7 +70,39 @@ class TranslationSyncFields(forms.Form):
         }
 
 
-class NoteForm(TranslationSyncFields, EditVersionFormMixin, forms.ModelForm):
+class CorrectionField(forms.Form):
+    """A save of a published note may be a correction readers see (:mod:`blog.models.corrections`):
+    one line, kept by the admin with the save's revision. A note readers never saw has nothing
+    to correct: the form says so and keeps what the author typed."""
+
+    correction = forms.CharField(
+        label=gettext_lazy("Correction"),
+        max_length=CORRECTION_MAX_LENGTH,
+        required=False,
+        help_text=gettext_lazy(
+            "Only when this save corrects a mistake readers may have read: one line in the "
+            "note's language, e.g. 修正：H100 的显存带宽应为 3.35 TB/s. It is shown, dated, "
+            "under the title, at the end of the note and in the feeds. Leave it empty for "
+            "ordinary edits."
+        ),
+    )
+
+    def clean_correction(self):
+        # One line, whatever was pasted into it.
+        text = " ".join(self.cleaned_data.get("correction", "").split())
+        # The note as stored: this form's values are not on it yet.
+        if text and (self.instance.pk is None or not self.instance.is_published()):
+            raise forms.ValidationError(
+                _(
+                    "Only a published note can be corrected: readers have not seen this one. "
+                    "Empty this field to save, or save the correction once the note is out."
+                ),
+                code="not_published",
+            )
+        return text
+
+
+class NoteForm(CorrectionField, TranslationSyncFields, EditVersionFormMixin, forms.ModelForm):
     """The note's change form. A new cover is verified and re-encoded like an editor upload
     (:mod:`blog.images.uploads`), and written once the whole form is valid, so that a server that
     cannot write it is a form error on the cover, not a failed save."""
@@ -80,7 +113,7 @@ class NoteForm(TranslationSyncFields, EditVersionFormMixin, forms.ModelForm):
         fields = [
             *("title", "slug", "language", "body", "summary", "tags", "status", "published_at"),
             *("series", "series_position", "translation", "source_title", "source_author"),
-            *("source_url", "source_date", "cover", "cover_alt"),
+            *("source_url", "source_date", "translator", "coauthors", "cover", "cover_alt"),
         ]
         widgets = {"body": MarkdownEditorWidget, "tags": BilingualTagWidget}
         field_classes = {"tags": BilingualTagField}

@@ -21,7 +21,7 @@ from blog.caching import author, canonical, edge, near, parts, release, store, v
 from blog.caching.encoding import accepts_gzip
 
 # Views whose response depends on the content version, the URL and the language only.
-PUBLIC_NAMESPACES = {"blog", "feeds"}
+PUBLIC_NAMESPACES = {"blog", "feeds", "markdown"}  # markdown: the notes' sources, llms.txt
 NOT_PUBLIC = {"blog:note-share", "blog:search", "blog:subscribe-confirm", "blog:unsubscribe"}
 PUBLIC_VIEW_NAMES = {"sitemap", "sitemap-section"}
 STORABLE_VARY = {"accept-encoding"}

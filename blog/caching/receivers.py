@@ -53,6 +53,12 @@ def move_note_parts(sender, instance, created, using, **kwargs):
     changed(using, names)
 
 
+def move_corrected_note_parts(sender, instance, using, **kwargs):
+    """A correction added or deleted: its note's page and feed entries (its translation's page and
+    entry, whose notice may tell it, show the note's part too)."""
+    changed(using, {parts.note(instance.note_id)})
+
+
 def move_retagged_parts(sender, instance, action, reverse, pk_set, using, **kwargs):
     if action not in {"post_add", "post_remove", "post_clear"}:
         return

@@ -4,6 +4,7 @@ the list on the note's page is built from revisions. Ordinary edits make none. A
 correction has no revision of this site."""
 
 from django.db import models
+from django.db.models import OuterRef, Q, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from reversion.models import Revision
@@ -46,3 +47,38 @@ class Correction(models.Model):
 
     def __str__(self):
         return self.text
+
+
+def with_latest_corrections(notes):
+    """``notes`` with the time and text of each one's newest correction, and of its translation's
+    (either note of the pair holding the link), read in the same query: the pages and feeds that
+    show them cost no query more. :func:`latest_correction` and :func:`counterpart_correction`
+    read them back."""
+    own = Correction.objects.filter(note_id=OuterRef("pk")).newest_first()
+    other = Correction.objects.filter(
+        Q(note_id=OuterRef("translation_id")) | Q(note__translation_id=OuterRef("pk"))
+    ).newest_first()
+    return notes.annotate(
+        latest_corrected_at=Subquery(own.values("made_at")[:1]),
+        latest_correction_text=Subquery(own.values("text")[:1]),
+        counterpart_corrected_at=Subquery(other.values("made_at")[:1]),
+        counterpart_correction_text=Subquery(other.values("text")[:1]),
+    )
+
+
+def latest_correction(note):
+    """The newest correction of a note read by :func:`with_latest_corrections` (unsaved), or
+    None."""
+    return _annotated(note, "latest")
+
+
+def counterpart_correction(note):
+    """The newest correction of the note's translation, as :func:`latest_correction`."""
+    return _annotated(note, "counterpart")
+
+
+def _annotated(note, side):
+    made_at = getattr(note, f"{side}_corrected_at", None)
+    if made_at is None:
+        return None
+    return Correction(text=getattr(note, f"{side}_correction_text"), made_at=made_at)

@@ -23,7 +23,7 @@ from blog.models import (
     Tag,
     Term,
 )
-from blog.porting import frontmatter, glossary_file, sync_state
+from blog.porting import corrections, frontmatter, glossary_file, sync_state
 from blog.porting.formats import FIELDS, HUGO, TEXT
 from blog.porting.media import media_prefix
 from blog.porting.records import NOTE, PAGE
@@ -115,7 +115,9 @@ def note_fields(note, fmt=HUGO):
         "series_position": note.series_position if note.series else None,
         "cover": f"{media_prefix()}{note.cover.name}" if note.cover else "",
         "source_date": note.source_date,
-        "old_paths": sorted(note.legacy_paths.values_list("path", flat=True)),
+        # .all(): the prefetched paths when the caller read them (export, the Markdown sources).
+        "old_paths": sorted(old.path for old in note.legacy_paths.all()),
+        "corrections": corrections.exported(note),
         "synced_hashes": sync_state.exported(note, note.counterpart),
     }
 
@@ -260,7 +262,7 @@ def export(destination, fmt=HUGO):
     derived = Note.derived_fields
     notes = (
         Note.objects.select_related("series", "translation")
-        .prefetch_related("tags", "legacy_paths")
+        .prefetch_related("tags", "legacy_paths", "corrections")
         .defer(*derived, *(f"translation__{name}" for name in derived))
     )
     exported = 0

@@ -6,7 +6,7 @@ Text and date fields are read by their kind; the others by the rules that tie th
 
 from django.utils.translation import gettext_lazy as _
 
-from blog.porting import sync_state
+from blog.porting import corrections, sync_state
 from blog.porting.formats import DATE, FIELDS, NAMES, PATHS, TEXT
 from blog.porting.limits import MAX_TAGS
 from blog.porting.records import NOTE, PAGE
@@ -99,6 +99,8 @@ def fill(record, values, generator="", folder_categories=()):
         cover = cover.get("image")
     record.cover = str(cover or "").strip()
     record.old_paths = [url_path(p) for p in as_list(get("old_paths"))]
+    if "corrections" in values:
+        record.corrections = corrections.read(get("corrections"), line("corrections"))
     if "synced_hashes" in values:
         try:
             record.synced_hashes = sync_state.read(get("synced_hashes"), values["synced_hashes"][0])

@@ -24,6 +24,7 @@ IMAGE = "image"  # a path or URL, or a mapping with ``image`` and ``alt`` (Paper
 PATH = "path"  # a URL whose path is kept
 PATHS = "paths"  # URLs whose paths are kept
 HASHES = "hashes"  # a translation's sync state (:mod:`.sync_state`)
+CORRECTIONS = "corrections"  # dated one-line corrections, {date, text} each (:mod:`.corrections`)
 
 
 @dataclass(frozen=True)
@@ -81,6 +82,9 @@ FIELDS = (
     Field("source_author", TEXT, "source_author"),
     Field("source_url", TEXT, ("source_url", "original")),
     Field("source_date", ORIGINAL_DATE, "source_date"),
+    Field("translator", TEXT, "translator"),
+    Field("coauthors", TEXT, "coauthors"),
+    Field("corrections", CORRECTIONS, "corrections"),
     Field("old_paths", PATHS, hugo="aliases", hexo="alias", jekyll="redirect_from"),
     Field("synced_hashes", HASHES, "translation_synced"),
     # Read, never written: Jekyll's singular forms (one name each, never split), and the

@@ -18,7 +18,7 @@ from blog.models import Note, Page, Status, revisions
 from blog.models.imported import LegacyPath
 from blog.models.taxonomy import set_tags
 from blog.models.translations import save_note
-from blog.porting import ahead
+from blog.porting import ahead, corrections
 from blog.porting.authority import Authority, NotPermitted
 from blog.porting.glossary_import import GlossaryImport
 from blog.porting.limits import MAX_MARKDOWN_BYTES, Deadline
@@ -36,8 +36,13 @@ logger = logging.getLogger(__name__)
 
 NOTE_FIELDS = (
     "title", "language", "status", "published_at", "body", "summary", "series_id",
-    "series_position", "source_title", "source_author", "source_url", "source_date", "cover",
-    "cover_alt", "synced_hashes",
+    "series_position", "source_title", "source_author", "source_url", "source_date", "translator",
+    "coauthors", "cover", "cover_alt", "synced_hashes",
+)  # fmt: skip
+# What the file gives of a note's own words besides its text, set as given.
+GIVEN_FIELDS = (
+    "source_title", "source_author", "source_url", "source_date", "translator", "coauthors",
+    "cover_alt",
 )  # fmt: skip
 
 
@@ -202,7 +207,7 @@ class Importer(TranslationPairing, SeriesPlacement, OldPaths):
         note.summary = record.summary
         note.status = Status.DRAFT if record.draft else Status.PUBLISHED
         note.published_at = record.published_at or (None if record.draft else note.published_at)
-        for field in ("source_title", "source_author", "source_url", "source_date", "cover_alt"):
+        for field in GIVEN_FIELDS:
             setattr(note, field, getattr(record, field))
         note.cover = prepared.cover
         # The key the file paired the note by, which the export gives back (not Hugo's paths').
@@ -226,6 +231,8 @@ class Importer(TranslationPairing, SeriesPlacement, OldPaths):
             self.authority.check("change", Note, worded(_("note %(slug)s exists"), slug=note.slug))
         note.full_clean(exclude=["translation"] if partner is None else None)
         save_note(note)
+        if record.corrections:
+            corrections.keep(note, record.corrections)
         self.keep_sync_state(note, record, partner)
         set_tags(note, tags)
         self.keep_old_paths(paths, record, note=note)
@@ -257,6 +264,11 @@ class Importer(TranslationPairing, SeriesPlacement, OldPaths):
         """What an import may change, to tell "unchanged" from "updated"."""
         values = {name: getattr(note, name) for name in NOTE_FIELDS}
         values["cover"] = str(values["cover"] or "")
+        values["corrections"] = (
+            corrections.stored(note)
+            if record is None
+            else corrections.after_import(note, record.corrections)
+        )
         if record is None:  # the note as it is stored
             counterpart = note.counterpart
             return (

@@ -32,6 +32,10 @@ class NoteRecord:
     source_author: str = ""
     source_url: str = ""
     source_date: date | None = None
+    translator: str = ""  # credits, as the note's language writes them
+    coauthors: str = ""
+    # Dated corrections [(time, text)]; None: not given, the note keeps what it has.
+    corrections: list | None = None
     cover: str = ""  # a path or URL as written in the source
     cover_alt: str = ""
     old_paths: list[str] = field(default_factory=list)

@@ -30,11 +30,23 @@ def parallel_path(note, other) -> str | None:
     return slug_path("blog:note-parallel", note.slug)
 
 
-def translation_notice(note, other, *, in_feed=False) -> str:
+def correction_since(note, correction):
+    """``correction``, the other version's newest, when ``note``'s text has not changed since it
+    was made: what the notice tells (None: nothing to tell). A translation written or revised
+    after the correction was made from the corrected text."""
+    if correction is None:
+        return None
+    revised = note.text_changed_at or note.updated_at
+    return correction if revised is None or correction.made_at > revised else None
+
+
+def translation_notice(note, other, *, in_feed=False, correction=None) -> str:
     """The notice's HTML, or "" when ``note`` needs none; its links are paths on a page and absolute
-    in a feed entry (``in_feed``)."""
+    in a feed entry (``in_feed``). ``correction``, the newest of ``other``'s, is told with its
+    text when ``note`` may lack it."""
     if not shows_notice(note, other):
         return ""
+    correction = correction_since(note, correction)
     with translation.override(other.language):
         other_path = other.get_absolute_url()
     if in_feed:
@@ -44,7 +56,10 @@ def translation_notice(note, other, *, in_feed=False) -> str:
     else:
         parallel = parallel_path(note, other)
     with translation.override(note.language):
-        sentence, read_other = _wording(note, other)
+        if correction is None:
+            sentence, read_other = _wording(note, other)
+        else:
+            sentence, read_other = _correction_wording(note, other, correction)
         links = [
             format_html(
                 '<a href="{}" hreflang="{}">{}</a>',
@@ -65,16 +80,21 @@ def translation_notice(note, other, *, in_feed=False) -> str:
     )
 
 
-def _wording(note, other):
-    """(The sentence, the other version's link text), in the active language (the note's)."""
-    changed = timezone.localtime(other.text_changed_at or other.updated_at)
-    date = format_html(
+def _date(note, moment):
+    """A date in the notice: a ``<time>``, written as the note's language writes dates."""
+    moment = timezone.localtime(moment)
+    return format_html(
         '<time datetime="{}">{}</time>',
-        changed.date().isoformat(),
+        moment.date().isoformat(),
         dateformat.format(
-            changed, DATE_FORMATS.get(note.language) or formats.get_format("DATE_FORMAT")
+            moment, DATE_FORMATS.get(note.language) or formats.get_format("DATE_FORMAT")
         ),
     )
+
+
+def _wording(note, other):
+    """(The sentence, the other version's link text), in the active language (the note's)."""
+    date = _date(note, other.text_changed_at or other.updated_at)
     if is_original_of(other, note):
         text = gettext(
             "The original was updated on %(date)s; this translation may not include the changes."
@@ -92,3 +112,34 @@ def _wording(note, other):
         read_other = gettext("Read the Chinese version")
     # The sentence is escaped before the date's markup goes in.
     return mark_safe(escape(text) % {"date": date}), read_other  # noqa: S308
+
+
+def _correction_wording(note, other, correction):
+    """As :func:`_wording`, for a change that was a correction: its date and its text, in the
+    other version's language (plain text, escaped)."""
+    values = {
+        "date": _date(note, correction.made_at),
+        "correction": format_html(
+            '<span lang="{}">{}</span>', html_lang(other.language), correction.text
+        ),
+    }
+    if is_original_of(other, note):
+        text = gettext(
+            "The original was corrected on %(date)s (“%(correction)s”); this translation may "
+            "not include the correction."
+        )
+        read_other = gettext("Read the original")
+    elif other.language == Language.ENGLISH:
+        text = gettext(
+            "The English version was corrected on %(date)s (“%(correction)s”); this page may "
+            "not include the correction."
+        )
+        read_other = gettext("Read the English version")
+    else:
+        text = gettext(
+            "The Chinese version was corrected on %(date)s (“%(correction)s”); this page may "
+            "not include the correction."
+        )
+        read_other = gettext("Read the Chinese version")
+    # The sentence is escaped before the date's and the correction's markup go in.
+    return mark_safe(escape(text) % values), read_other  # noqa: S308

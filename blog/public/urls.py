@@ -4,7 +4,7 @@ from django.urls import path
 
 from blog.models import content_paths
 from blog.public import views
-from blog.public.views import subscribe
+from blog.public.views import citation, subscribe
 
 app_name = "blog"
 
@@ -12,6 +12,10 @@ urlpatterns = [
     path("", views.HomeView.as_view(), name="home"),
     path("notes/<slug:slug>/", views.NoteDetailView.as_view(), name="note-detail"),
     path("notes/<slug:slug>/parallel/", views.NoteParallelView.as_view(), name="note-parallel"),
+    # A note's citation, one file per format (blog.public.views.citation).
+    path("notes/<slug:slug>/cite.bib", citation.cite_as("bib"), name="note-cite-bib"),
+    path("notes/<slug:slug>/cite.json", citation.cite_as("json"), name="note-cite-json"),
+    path("notes/<slug:slug>/cite.ris", citation.cite_as("ris"), name="note-cite-ris"),
     path(
         "notes/<slug:slug>/share/<str:token>/",
         views.NoteShareView.as_view(),

@@ -92,6 +92,20 @@
     holder.appendChild(button);
   });
 
+  /* The cite box's button copies its reference. */
+  document.querySelectorAll("button[data-copy]").forEach(function (button) {
+    var label = button.textContent, source = document.getElementById(button.dataset.copy);
+    function say(text) {
+      button.textContent = text;
+      announce(text);
+      setTimeout(function () { button.textContent = label; }, 3000);
+    }
+    button.hidden = false;
+    button.addEventListener("click", function () {
+      copyText(source.textContent).then(function () { say(copiedLabel); }, function () { say(refusedLabel); });
+    });
+  });
+
   /* Wide code, tables and display math scroll sideways: keyboard users must reach them. */
   function markScrollable() {
     var wide = document.querySelectorAll(".prose pre, .prose table, .prose math[display='block']");
@@ -162,7 +176,8 @@
   });
   on("pointerout", function (event) {
     var term = termOf(event.target), focused = document.activeElement;
-    if (event.pointerType === "touch" || term !== open || term.contains(event.relatedTarget)) return;
+    if (event.pointerType === "touch" || !term || term !== open) return;
+    if (term.contains(event.relatedTarget)) return;
     if (!(term.contains(focused) && keyboardFocused(focused))) hide(term);
   });
   on("focusin", function (event) {
@@ -207,4 +222,65 @@
   }
   window.addEventListener("scroll", schedule, { passive: true, capture: true });
   window.addEventListener("resize", schedule);
+
+  /* Footnotes (issue 38). From 1280 px a note's footnotes also stand in the margin beside their
+     reference, placed absolutely: the column never moves. Elsewhere a reference opens its
+     footnote in a popover. The list at the end stays: the sidenotes are a copy for the eye. */
+  var wide = matchMedia("(min-width: 1280px)"), prose = document.querySelector(".page-note .prose");
+  var sides = [], pop;
+  function fill(box, ref) { /* the footnote, without its ids and its link back */
+    var item = document.getElementById(ref.getAttribute("href").slice(1));
+    if (!item) return;
+    box.innerHTML = "<b>" + ref.textContent + "</b>" + item.innerHTML;
+    box.querySelectorAll(".footnote-backref, .copy-code").forEach(function (el) { el.remove(); });
+    box.querySelectorAll("[id]").forEach(function (el) { el.removeAttribute("id"); });
+    box.lang = item.closest("[lang]").lang;
+    return box;
+  }
+  var refs = document.querySelectorAll(".page-note .prose > :not(.footnote) .footnote-ref");
+  refs.forEach(function (ref) {
+    var side = document.createElement("aside");
+    if (sides.some(function (s) { return s.ref.hash === ref.hash; }) || !fill(side, ref)) return;
+    side.className = "sidenote";
+    side.setAttribute("aria-hidden", "true"); /* the keyboard and screen readers have the list */
+    side.querySelectorAll("a").forEach(function (a) { a.tabIndex = -1; });
+    side.ref = ref;
+    sides.push(prose.appendChild(side)); /* last: no :first-child changes */
+  });
+  /* Level with its reference, or under the one before; all reads, then all writes. */
+  function level() {
+    var origin = prose.getBoundingClientRect().top, free = 0;
+    if (wide.matches) sides.map(function (side) {
+      return [side.style, side.ref.getClientRects()[0], side.offsetHeight];
+    }).forEach(function (s) {
+      var top = s[1] ? Math.max(s[1].top - origin, free) : 0; /* none in a closed <details> */
+      s[0].visibility = s[1] ? "" : "hidden";
+      s[0].top = top + "px";
+      if (s[1]) free = top + s[2] + 12;
+    });
+  }
+  if (sides.length) {
+    level(); /* before the first paint: a sidenote moved after it is a layout shift */
+    if (window.ResizeObserver) new ResizeObserver(level).observe(prose); /* images, <details> */
+    window.addEventListener("resize", level);
+  }
+  on("click", function (event) {
+    var ref = event.target.closest(".prose .footnote-ref");
+    var beside = wide.matches && sides.some(function (s) { return s.ref === ref; });
+    if (!ref || beside || !root.showPopover) return;
+    if (!pop) {
+      pop = document.createElement("div");
+      pop.className = "footnote-popover";
+      pop.popover = "auto"; /* Escape and a tap elsewhere close it */
+      pop.tabIndex = -1;
+      pop.autofocus = true; /* focused when shown, the focus given back when closed */
+      pop.addEventListener("focusout", function (e) {
+        if (!pop.contains(e.relatedTarget)) pop.hidePopover();
+      });
+    }
+    if (!fill(pop, ref)) return;
+    event.preventDefault();
+    ref.parentNode.after(pop); /* Tab goes on from the reference */
+    pop.showPopover();
+  });
 })();

@@ -19,6 +19,7 @@ from blog.authoring.admin.filters import (
 )
 from blog.authoring.admin.imports import import_markdown_view
 from blog.authoring.admin.note_actions import NoteActionsMixin
+from blog.authoring.admin.note_corrections import corrections_panel, keep_correction
 from blog.authoring.admin.note_editor import EditorEndpointsMixin
 from blog.authoring.admin.note_search import NoteSearchMixin
 from blog.authoring.admin.note_translation import TranslationPairMixin
@@ -44,6 +45,9 @@ from blog.models.share_links import make_share_token
 from blog.models.translation_sync import after_edit, with_behind
 from blog.models.translations import render_ahead_as_pair, save_note
 from blog.text.site_url import absolute_url
+
+# Form fields that are not the note's: a change message leaves them out.
+NOT_NOTE_FIELDS = (*NoteForm.sync_fields, "correction")
 
 
 def term_warnings_line(note):
@@ -94,7 +98,7 @@ class NoteAdmin(
     autocomplete_fields = ["series", "translation"]
     list_select_related = ["series"]
     readonly_fields = ["word_count", "reading_minutes", "excerpt", "share_link", "updated_at"]
-    readonly_fields += ["email_deliveries"]
+    readonly_fields += ["email_deliveries", "corrections_made"]
     actions = ["publish", "publish_now", "unpublish", "render_again"]
     save_on_top = True
     fieldsets = [
@@ -108,8 +112,11 @@ class NoteAdmin(
             },
         ),
         (_("Publishing"), {"fields": ["status", "published_at", "share_link", "updated_at"]}),
+        # A save of a published note that corrects a mistake says so here (CorrectionField).
+        (_("Correction"), {"fields": ["correction", "corrections_made"]}),
         (_("Series and translation"), {"fields": ["series", "series_position", "translation"]}),
         (_("Email to subscribers"), {"fields": ["emails_subscribers", "email_deliveries"]}),
+        (_("Credits"), {"fields": ["translator", "coauthors"], "classes": ["collapse"]}),
         (
             _("Source of a translated or reposted article"),
             {
@@ -129,6 +136,10 @@ class NoteAdmin(
     @admin.display(description=_("emails"))
     def email_deliveries(self, note):
         return delivery_panel(note)
+
+    @admin.display(description=_("corrections"))
+    def corrections_made(self, note):
+        return corrections_panel(note, can_delete=getattr(note, "may_delete_corrections", False))
 
     @admin.display(description=_("series"), ordering="series")
     def series_part(self, note):
@@ -203,9 +214,12 @@ class NoteAdmin(
         return with_delivery_counts(with_behind(super().get_queryset(request)))
 
     def get_fieldsets(self, request, obj=None):
-        """The translation boxes under the body, on a note that has a translation."""
+        """The translation boxes under the body, on a note that has a translation; no correction
+        on a new note."""
         fieldsets = super().get_fieldsets(request, obj)
-        if obj is None or obj.pk is None or obj.counterpart is None:
+        if obj is None or obj.pk is None:
+            return [(name, opts) for name, opts in fieldsets if "correction" not in opts["fields"]]
+        if obj.counterpart is None:
             return fieldsets
         (name, options), *others = fieldsets
         fields = list(options["fields"])
@@ -237,15 +251,22 @@ class NoteAdmin(
             after_edit(obj, previous_hashes, **form.sync_choices())
         if obj.status == Status.PUBLISHED:  # a first publication emails subscribers
             published_by_author.send(sender=Note, note=obj, before=was)
+        if form.cleaned_data.get("correction"):
+            keep_correction(obj, form.cleaned_data["correction"])
 
     def construct_change_message(self, request, form, formsets, add=False):
-        """The boxes are not fields of the note: a save that only brings it in line says so."""
+        """The boxes and the correction are not fields of the note: a save that only corrects it
+        or brings it in line says so."""
         message = super().construct_change_message(request, form, formsets, add)
         for part in message:
             fields = part.get("changed", {}).get("fields")
             if fields is not None:
-                part["changed"]["fields"] = [f for f in fields if f not in NoteForm.sync_fields]
+                part["changed"]["fields"] = [f for f in fields if f not in NOT_NOTE_FIELDS]
         message = [part for part in message if part.get("changed", {}).get("fields") != []]
+        if not message and form.cleaned_data.get("correction"):
+            return gettext("Corrected: %(correction)s") % {
+                "correction": form.cleaned_data["correction"]
+            }
         if not message and form.sync_choices()["in_line"]:
             return self._brought_in_line_comment(form.instance)
         return message
@@ -259,6 +280,8 @@ class NoteAdmin(
 
     def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
         if obj is not None and obj.pk is not None:
+            # The corrections' panel links their deletion for whoever may (CorrectionAdmin).
+            obj.may_delete_corrections = request.user.has_perm("blog.change_note")
             context["translation_tools"] = translation_tools(self, request, obj)
             context["translation_behind"] = self._behind_notice(request, obj)
         return super().render_change_form(request, context, add, change, form_url, obj)

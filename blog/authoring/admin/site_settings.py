@@ -3,6 +3,7 @@
 from django.contrib import admin
 from django.shortcuts import redirect
 
+from blog.authoring.admin.desk import HTTPS_URLS
 from blog.authoring.render_ahead import RendersAheadAdminMixin
 from blog.models import NavigationLink, SiteSettings
 
@@ -18,7 +19,11 @@ class SiteSettingsAdmin(RendersAheadAdminMixin, admin.ModelAdmin):
     """One row: the list page goes straight to it; it can be neither added nor deleted."""
 
     inlines = [NavigationLinkInline]
-    fields = ["title", "tagline_zh", "tagline_en", "author", "description", "footer"]
+    fields = [
+        "title", "tagline_zh", "tagline_en", "author", "description", "footer",
+        "licence", "licence_url",
+    ]  # fmt: skip
+    formfield_overrides = HTTPS_URLS  # the licence's address
 
     def has_add_permission(self, request):
         return not SiteSettings.objects.exists()

@@ -15,6 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from blog.models import (
+    Correction,
     Language,
     NavigationLink,
     Note,
@@ -34,7 +35,7 @@ DEMO_DIR = Path(__file__).resolve().parent
 NOTE_KEYS = {
     "title", "slug", "language", "status", "published", "series", "position", "tags",
     "summary", "translation", "source_title", "source_author", "source_url", "source_date",
-    "updated",
+    "updated", "translator", "coauthors", "correction",
 }  # fmt: skip
 NOTE_REQUIRED = {"title", "slug", "language", "status"}
 PAGE_KEYS = {"title", "slug", "language", "published"}
@@ -165,7 +166,25 @@ def note_values(doc, now, series, notes):
         "source_author": meta.get("source_author", ""),
         "source_url": meta.get("source_url", ""),
         "source_date": date.fromisoformat(source_date) if source_date else None,
+        "translator": meta.get("translator", ""),
+        "coauthors": meta.get("coauthors", ""),
     }
+
+
+def keep_correction(note, doc, now):
+    """``correction: 2025-06-02 09:15 修正：…``: a correction readers see, made on that day (as an
+    imported one, with no revision). A reload keeps one, and any the author made since."""
+    value = doc.meta.get("correction", "")
+    if not value:
+        return
+    when, _space, text = value.partition(" ")
+    day, _space, text = text.partition(" ")
+    made_at = parse_published(f"{when} {day}", now, doc.name)
+    if made_at is None or made_at > now or not text.strip():
+        raise DemoError(f"{doc.name}: correction must be 'YYYY-MM-DD HH:MM text', in the past")
+    Correction.objects.update_or_create(
+        note=note, text=text.strip(), revision=None, defaults={"made_at": made_at}
+    )
 
 
 def load_page(doc):
@@ -244,6 +263,7 @@ def load_demo(now=None):
         note_tags = [tags[t] for t in tag_slugs]
         notes[slug] = upsert(Note, {"slug": slug}, note_values(doc, now, series, notes))
         keep_dates(notes[slug], doc, now)
+        keep_correction(notes[slug], doc, now)
         set_tags(notes[slug], note_tags)
         keep_revision(notes[slug])
     for entry in glossary:

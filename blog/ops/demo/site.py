@@ -58,13 +58,12 @@ SITE = {
         "林舟的双语笔记：CUDA 与 GPU 算子、推理引擎、并行计算课程笔记、译文和随笔。"
         " Bilingual notes on CUDA kernels, inference engines, parallel computing and life."
     ),
-    # The footer is one text for both interfaces: the author's name and the licence, which read
-    # the same in either. The page adds the translated feed links itself (templates/base.html).
-    # A no-break space keeps "CC BY-NC-SA 4.0" whole where the stylesheet does not apply.
-    "footer": (
-        "© 2025–2026 林舟 Lin Zhou · "
-        "[CC BY-NC-SA\u00a04.0](https://creativecommons.org/licenses/by-nc-sa/4.0/)"
-    ),
+    # The footer is one text for both interfaces: the author's name, which reads the same in
+    # either. The page adds the licence line and the translated feed links itself
+    # (templates/base.html); the licence is also in each note's citation data and Markdown.
+    "footer": "© 2025–2026 林舟 Lin Zhou",
+    "licence": "CC BY-NC-SA 4.0",
+    "licence_url": "https://creativecommons.org/licenses/by-nc-sa/4.0/",
 }
 
 # (position, Chinese label, English label, URL)

@@ -40,6 +40,9 @@ TYPES = {
     ".xml": XML,
     ".xsl": XML,
     ".txt": "text/plain; charset=utf-8",
+    ".md": "text/markdown; charset=utf-8",  # a note's source (index.md)
+    ".bib": "application/x-bibtex; charset=utf-8",  # citations (cite.bib, cite.ris)
+    ".ris": "application/x-research-info-systems; charset=utf-8",
     ".css": "text/css; charset=utf-8",
     ".js": "text/javascript; charset=utf-8",
     ".mjs": "text/javascript; charset=utf-8",

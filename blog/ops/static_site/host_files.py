@@ -1,13 +1,17 @@
 """What static hosts read beside the pages: ``.nojekyll`` (GitHub Pages serves every file as it
 is), ``_redirects`` (Netlify, Cloudflare Pages: the old URLs' 301s, the English 404 page) and
-``_headers`` (the live site's security headers, a year for static files, and the content types
-of feeds, which a folder's ``index.html`` holds). ``manage.py serve_site`` reads ``_headers``
+``_headers`` (the live site's security headers, a year for static files, and the content type
+of every page a host would type otherwise by its name: feeds, which a folder's ``index.html``
+holds, and CSL-JSON citations). ``manage.py serve_site`` reads ``_headers``
 too (:mod:`.preview`).
 """
+
+from pathlib import PurePosixPath
 
 from django.conf import settings
 
 from blog.ops.static_site import addresses
+from blog.ops.static_site.file_headers import TYPES
 
 # What the live site sends on every page, and a static host can send from ``_headers``.
 SECURITY_HEADERS = (
@@ -34,12 +38,17 @@ def write_host_files(writer, site, pages, redirects, reader):
     if static:  # hashed names (collectstatic's manifest): they never change what they hold
         headers += [f"{static}*", "  Cache-Control: public, max-age=31536000, immutable"]
     for url, record in sorted(pages.items()):
-        if record["file"].endswith("index.html") and not record["content_type"].startswith(
-            "text/html"
-        ):
+        if not _typed_by_its_name(record):
             headers.append(f"{site.prefixed(addresses.static_url(url))}\n"
                            f"  Content-Type: {record['content_type']}")  # fmt: skip
     writer.write("_headers", ("\n".join(headers) + "\n").encode(), "host", "text/plain")
+
+
+def _typed_by_its_name(record):
+    """Whether a host typing the file by its extension sends the live site's type: not for a
+    feed in ``feed/index.html``, nor a CSL-JSON citation in ``cite.json`` (plain JSON by name)."""
+    by_name = TYPES.get(PurePosixPath(record["file"]).suffix.lower(), "")
+    return by_name.split(";")[0] == record["content_type"].split(";")[0].strip()
 
 
 def security_headers(reader, site):

@@ -19,6 +19,13 @@ from django.utils.translation import gettext_lazy as _
 
 from blog.caching import parts, site_settings
 from blog.models import Language, Note, Series, SiteSettings, Tag
+from blog.models.corrections import (
+    counterpart_correction,
+    latest_correction,
+    with_latest_corrections,
+)
+from blog.models.credits import coauthor_names
+from blog.public.feeds.corrections import correction_html
 from blog.public.feeds.websub import hub
 from blog.public.translation_notice import translation_notice
 from blog.rendering.feed_html import feed_html
@@ -27,6 +34,7 @@ from blog.text.site_url import absolute_url
 
 FEED_SIZE = 20
 CONTENT_NS = "http://purl.org/rss/1.0/modules/content/"
+DC_NS = "http://purl.org/dc/elements/1.1/"
 # Not allowed in XML 1.0; Django's writer raises on them (one pasted into a title = a 500).
 XML_INVALID = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 # An empty feed still needs a date (Atom <updated>); "now" would change the ETag every request.
@@ -80,6 +88,11 @@ class BijiFeedMixin:
         # get_object), so no item method needs the site settings.
         super().add_item(*args, author_name=author_name or self.feed["author_name"], **kwargs)
 
+    @staticmethod
+    def credited(item):
+        """The entry's co-authors and translator (NoteFeed.credits), but the site's author."""
+        return [name for name in item.get("credited", ()) if name != item["author_name"]]
+
 
 class ContentRssFeed(BijiFeedMixin, feedgenerator.Rss201rev2Feed):
     link_element = "atom:link"  # RSS has no link relations: Atom's, as for rel="self"
@@ -89,6 +102,10 @@ class ContentRssFeed(BijiFeedMixin, feedgenerator.Rss201rev2Feed):
 
     def add_item_elements(self, handler, item):
         super().add_item_elements(handler, item)
+        # Django's writer names the site's author in a dc:creator; the note's co-authors and
+        # its translator each in one more, written as that one.
+        for name in self.credited(item):
+            handler.addQuickElement("dc:creator", name, {"xmlns:dc": DC_NS})
         handler.addQuickElement("content:encoded", item["content"])
 
 
@@ -101,6 +118,11 @@ class ContentAtomFeed(BijiFeedMixin, feedgenerator.Atom1Feed):
 
     def add_item_elements(self, handler, item):
         super().add_item_elements(handler, item)
+        # The site's author is the entry's author; its co-authors and translator contribute.
+        for name in self.credited(item):
+            handler.startElement("contributor", {})
+            handler.addQuickElement("name", name)
+            handler.endElement("contributor")
         handler.addQuickElement("content", item["content"], {"type": "html"})
 
 
@@ -164,7 +186,8 @@ class NoteFeed(Feed):
         # never grows with the items. The Markdown source and search text are large and unused
         # here; of the other version only what the translation notice reads is loaded. pk
         # breaks ties, so the order (and the ETag) is stable.
-        notes = (
+        # The newest correction of each note and of its other version, in the same query.
+        notes = with_latest_corrections(
             scope.notes.for_listing()
             .select_related(*COUNTERPART)
             .defer(
@@ -239,19 +262,34 @@ class NoteFeed(Feed):
         return note.published_at
 
     def item_updateddate(self, note):
-        # Never before publication: a scheduled note was saved before it went live.
-        return max(note.updated_at, note.published_at)
+        # Never before publication: a scheduled note was saved before it went live. A correction
+        # dates the entry (an imported one may be newer than the note's last edit).
+        correction = latest_correction(note)
+        corrected = correction.made_at if correction is not None else note.published_at
+        return max(note.updated_at, note.published_at, corrected)
 
     def item_categories(self, note):
         return sorted(tag_category(tag) for tag in note.tags.all())
 
     def item_extra_kwargs(self, note):
-        # The notice first, in the note's language (the entry's xml:lang), links absolute.
-        notice = translation_notice(note, note.counterpart, in_feed=True)
+        # The newest correction first, then the notice, in the note's language (the entry's
+        # xml:lang), links absolute.
+        correction = correction_html(note, latest_correction(note))
+        notice = translation_notice(
+            note, note.counterpart, in_feed=True, correction=counterpart_correction(note)
+        )
+        body = feed_html(note.body_html, self.item_link(note))
         return {
-            "content": xml_text(notice + feed_html(note.body_html, self.item_link(note))),
+            "content": xml_text(correction + notice + body),
             "language": note.language,
+            **self.credits(note),
         }
+
+    def credits(self, note):
+        """Who the entry credits besides the site's author (the writers add that one): the
+        note's co-authors, then its translator."""
+        names = [*coauthor_names(note), note.translator.strip()]
+        return {"credited": [xml_text(name) for name in dict.fromkeys(names) if name]}
 
 
 class LatestNotesFeed(NoteFeed):

@@ -10,6 +10,13 @@ from django.views import generic
 
 from blog.caching import memoised, parts, site_settings
 from blog.models import Note, Tag
+from blog.models.citation import citation_of, note_path
+from blog.models.corrections import (
+    counterpart_correction,
+    latest_correction,
+    with_latest_corrections,
+)
+from blog.models.credits import authors_of
 from blog.models.series import part_numbers
 from blog.models.share_links import check_share_token
 from blog.public.related import related_notes
@@ -19,6 +26,7 @@ from blog.public.views.base import (
     PublishedNoteMixin,
     can_preview,
 )
+from blog.public.views.citation import cite_box
 from blog.text.bilingual import html_lang
 from blog.text.site_url import absolute_url
 from blog.text.validators import safe_url
@@ -30,7 +38,7 @@ PAGE_FIELDS = (
     "series_position", "translation", "source_title", "source_author", "source_url",
     "source_date", "translator", "coauthors", "cover", "cover_alt", "cover_html", "card",
     "body_html", "toc_html", "excerpt", "word_count", "reading_minutes", "block_hashes",
-    "synced_hashes",
+    "synced_hashes", "text_changed_at",
 )  # fmt: skip
 SERIES_FIELDS = ("title_zh", "title_en", "slug", "card_zh", "card_en")
 # The head's meta tags (includes/note_head.html) and the article, series box and related notes
@@ -78,7 +86,28 @@ def series_parts(note):
     }
 
 
-def note_jsonld(note, tags, site, url):
+def people(names):
+    """schema.org Persons: one as an object, several as a list."""
+    found = [{"@type": "Person", "name": str(name)} for name in names]
+    return found[0] if len(found) == 1 else found
+
+
+def linked_note(other):
+    """The other note of a translated pair, as a work JSON-LD links to."""
+    return {
+        "@type": "BlogPosting",
+        "name": other.title,
+        "url": absolute_url(note_path(other)),
+        "inLanguage": html_lang(other.language),
+    }
+
+
+def note_jsonld(note, tags, site, url, counterpart=None):
+    """The note as a BlogPosting (Google's Article): by the site's author and co-authors, with its
+    translator and licence as its citation credits them (:mod:`blog.models.citation`), and the
+    work it translates (a translated article's source, or the published original of a pair) or
+    its published translation."""
+    citation = citation_of(note, site)
     data = {
         "@context": "https://schema.org",
         "@type": "BlogPosting",
@@ -94,8 +123,12 @@ def note_jsonld(note, tags, site, url):
         data["datePublished"] = note.published_at.isoformat()
     if note.updated_at:
         data["dateModified"] = note.updated_at.isoformat()
-    if site.author:
-        data["author"] = {"@type": "Person", "name": site.author}
+    if writers := authors_of(note, site.author):
+        data["author"] = people(writers)
+    if citation.translators:
+        data["translator"] = people(citation.translators)
+    if citation.licence_url or citation.licence:
+        data["license"] = citation.licence_url or citation.licence
     if tags:
         data["keywords"] = [tag.display_name for tag in tags]
     if note.cover:
@@ -115,6 +148,10 @@ def note_jsonld(note, tags, site, url):
         if safe_url(note.source_url):
             original["url"] = note.source_url
         data["translationOfWork"] = original
+    elif counterpart is not None and note.translation_id == counterpart.pk:
+        data["translationOfWork"] = linked_note(counterpart)  # the translation holds the link
+    elif counterpart is not None:
+        data["workTranslation"] = linked_note(counterpart)
     return data
 
 
@@ -129,12 +166,14 @@ class NoteDetailView(CachePolicyMixin, generic.DetailView):
     def get_queryset(self):
         # Only the columns the page shows: a note has ~35 (its source, derived text, parallel
         # blocks…), and compiling every one of three notes' columns was a third of a cold page.
-        return Note.objects.select_related("series", "translation", "translated_from").only(
+        # With the newest correction of the note and of its translation, in the same query.
+        notes = Note.objects.select_related("series", "translation", "translated_from").only(
             *PAGE_FIELDS,
             *(f"series__{name}" for name in SERIES_FIELDS),
             *(f"translation__{name}" for name in LINK_FIELDS),
             *(f"translated_from__{name}" for name in LINK_FIELDS),
         )
+        return with_latest_corrections(notes)
 
     def get_object(self, queryset=None):
         slug = self.kwargs["slug"]
@@ -162,8 +201,9 @@ class NoteDetailView(CachePolicyMixin, generic.DetailView):
         if note is None:
             return None
         shown = self.shown_beside(note)
-        shown["jsonld"] = self.jsonld(note, shown["tags"])
-        context = {"note": note, "noindex": False, **shown}
+        shown["jsonld"] = self.jsonld(note, shown["tags"], shown["counterpart"])
+        # The "Cite" box and the citation meta tags, rendered into the kept head and article.
+        context = {"note": note, "noindex": False, **shown, **cite_box(note)}
         shown["head"] = render_to_string(HEAD_TEMPLATE, context, request=self.request)
         shown["article"] = render_to_string(ARTICLE_TEMPLATE, context)
         # The article holds the rendered text: kept in the note too, it would double what
@@ -182,12 +222,13 @@ class NoteDetailView(CachePolicyMixin, generic.DetailView):
             noindex=not note.is_published(),
         )
         if "jsonld" not in context:
-            context["jsonld"] = self.jsonld(note, context["tags"])
+            context["jsonld"] = self.jsonld(note, context["tags"], context["counterpart"])
         self.depend_on_what_is_shown(note, context)
         return context
 
-    def jsonld(self, note, tags):
-        return note_jsonld(note, tags, site_settings(), absolute_url(self.request.path))
+    def jsonld(self, note, tags, counterpart):
+        url = absolute_url(self.request.path)
+        return note_jsonld(note, tags, site_settings(), url, counterpart)
 
     def shown_beside(self, note):
         """The note's tags, its published translation (with the notice that it changed and the
@@ -200,12 +241,24 @@ class NoteDetailView(CachePolicyMixin, generic.DetailView):
         return {
             "tags": tags,
             "counterpart": counterpart,
-            # Under the title when the other version changed since this one was brought in line.
-            "translation_notice": translation_notice(note, counterpart),
+            # Under the title when the other version changed since this one was brought in line
+            # (with the other's correction, if it is one this note may lack).
+            "translation_notice": translation_notice(
+                note, counterpart, correction=counterpart_correction(note)
+            ),
+            "corrections": self.corrections_of(note),
             "parallel_url": parallel_path(note, counterpart),
             "series_box": series_parts(note) if note.series_id else None,
             "related": self.related(note, tags, exclude),
         }
+
+    @staticmethod
+    def corrections_of(note):
+        """The note's corrections, newest first: one query, only for a note that has one (the
+        page's query read its newest)."""
+        if latest_correction(note) is None:
+            return []
+        return list(note.corrections.only("text", "made_at", "note_id"))
 
     @staticmethod
     def tags_of(note):

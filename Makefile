@@ -83,7 +83,8 @@ SAME_ON_EVERY_DATABASE := \
 	tests/test_object_storage.py::test_backup_and_restore_carry_the_media_on_the_store \
 	tests/test_edge_cache.py \
 	tests/test_hosts_takeover.py \
-	tests/test_worker_lease.py::test_a_worker_that_cannot_renew_its_lease_stops_its_run_and_the_task_completes_once
+	tests/test_worker_lease.py::test_a_worker_that_cannot_renew_its_lease_stops_its_run_and_the_task_completes_once \
+	tests/test_fediverse_journey.py
 # Tests that touch neither the database nor the cache (checked while they run:
 # tests/backend_guard.py) run in `make test`'s SQLite run only.
 POSTGRES_MARKS ?= not browser
@@ -92,7 +93,7 @@ ENGINE_MARKS := engine and not browser and not backend_independent
 .PHONY: run serve superuser setup demo test test-deps system-deps check test-sqlite coverage test-postgres test-browser \
 	test-browser-pages test-lighthouse test-processes lint format browser-deps services s3 messages bench \
 	bench-pages bench-scale bench-mechanisms bench-traffic bench-edge bench-takeover bench-objectstore bench-static lighthouse-static bench-images bench-mail bench-render soak soak-worker-lock clean lock \
-	generators test-interop
+	generators test-interop fediverse-peer
 
 $(VENV)/.installed: requirements-dev.lock pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -161,9 +162,10 @@ browser-deps:
 
 # What the tests need: the virtualenv (pip), then the lint, at the same time as the Debian and
 # npm packages and the services, which come one after the other (apt-get holds one lock at a
-# time). The lint is checked while packages download, not after.
+# time), and the fediverse peer's virtualenv (pip). The lint is checked while packages download,
+# not after.
 test-deps:
-	@$(MAKE) --no-print-directory --output-sync=target -j2 lint system-deps
+	@$(MAKE) --no-print-directory --output-sync=target -j3 lint system-deps fediverse-peer
 
 system-deps:
 	@bash scripts/install-browser-deps.sh
@@ -178,6 +180,11 @@ generators:
 
 services:
 	@bash scripts/start-services.sh
+
+# bovine-herd, the fediverse server tests/test_fediverse_journey.py starts (tests/fediverse_peer.py),
+# in a virtualenv of its own, .venv-peer (requirements-peer.lock).
+fediverse-peer:
+	@bash scripts/install-fediverse-peer.sh
 
 # An S3 server (moto's, from the dev dependencies) on 127.0.0.1:9000 with a bucket biji-media, for
 # trying media on object storage by hand; it prints the environment to give `make run`.
@@ -396,4 +403,4 @@ soak-worker-lock: setup
 		tests/test_worker_resilience.py::test_the_worker_outlives_a_write_lock_held_past_its_busy_timeout
 
 clean:
-	rm -rf $(VENV) staticfiles var/db.sqlite3* node_modules
+	rm -rf $(VENV) .venv-peer staticfiles var/db.sqlite3* node_modules

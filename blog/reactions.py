@@ -26,6 +26,7 @@ from blog.authoring import term_warnings
 from blog.background import term_rerender
 from blog.caching import edge, version
 from blog.caching import receivers as caching
+from blog.fediverse import delivery as fediverse
 from blog.images import card_tasks, variant_tasks
 from blog.mail import announce, webhooks, websub
 from blog.models import (
@@ -94,18 +95,26 @@ TABLE = (
         react(card_tasks.queue_note_cards, "blog.images.card_tasks.note.note_saved",
               "its share card, its series' and tags' queued (what a card shows changed)"),
         react(websub.queue_note_pings, "blog.mail.websub.note_saved",
-              "the hub pinged for its feeds (published: now, or at its time to come)")),
+              "the hub pinged for its feeds (published: now, or at its time to come)"),
+        react(fediverse.follow_note_saved, "blog.fediverse.delivery.note_saved",
+              "no longer live (draft, scheduled again): its Delete to the followers it was "
+              "sent to, after the commit (BIJI_FEDIVERSE)")),
     on("a note deleted", post_delete, Note,
         react(caching.move_every_part, "blog.content.note.everything_changed",
               "parts: the site's (every page)"),
         react(search.unindex_note, "blog.search.note_deleted",
               "its search document removed after the commit"),
         react(card_tasks.delete_note_card, "blog.images.card_tasks.note.note_deleted",
-              "its card's file deleted after the commit, its series' cards queued")),
+              "its card's file deleted after the commit, its series' cards queued"),
+        react(fediverse.follow_note_deleted, "blog.fediverse.delivery.note_deleted",
+              "its Delete to the followers it was sent to, after the commit")),
     on("the author saved a note published (the admin's form, its 'publish now')",
        events.published_by_author, Note,
         react(announce.queue_announcement, "blog.mail.announce.published_by_author",
-              "a first publication: its email queued with the save, due at its time")),
+              "a first publication: its email queued with the save, due at its time"),
+        react(fediverse.follow_author, "blog.fediverse.delivery.published_by_author",
+              "a first publication: its Create queued with the save, due at its time; an "
+              "edit: its Update after the commit, if what followers see changed")),
     on("a correction added (an admin save marked as one, an import, the demo)", post_save,
        Correction,
         react(caching.move_corrected_note_parts, "blog.content.correction.correction_saved",

@@ -358,6 +358,7 @@ BIJI_TRUSTED_PROXIES = int(_trusted_proxies)
 _SITE_PATHS = {"en", "static", "media", "i18n", "notes", "tags", "series", "archive", "search"}
 _SITE_PATHS |= {"pages", "feed", "lang", "sitemap.xml", "robots.txt", "healthz"}
 _SITE_PATHS |= {"llms.txt", "llms-full.txt"}
+_SITE_PATHS |= {".well-known", "nodeinfo", "ap"}  # the fediverse (BIJI_FEDIVERSE)
 
 
 def _admin_path():
@@ -486,6 +487,36 @@ BIJI_LLMS_FULL_MAX_BYTES = int(env("BIJI_LLMS_FULL_MAX_BYTES", str(8 * 1024 * 10
 BIJI_ROBOTS_AI = env("BIJI_ROBOTS_AI", "allow").lower()
 if BIJI_ROBOTS_AI not in ("allow", "disallow"):
     raise ImproperlyConfigured(f"BIJI_ROBOTS_AI={BIJI_ROBOTS_AI!r}: choose allow or disallow.")
+# The fediverse (blog.fediverse, docs/fediverse.md): the site as ActivityPub actors followed from
+# Mastodon and the like. Off: WebFinger, NodeInfo and every /ap/ URL answer 404.
+BIJI_FEDIVERSE = env_bool("BIJI_FEDIVERSE")
+# The actors' names (@name@host): the whole site, its Chinese notes, its English notes.
+BIJI_FEDIVERSE_ACTORS = env_list("BIJI_FEDIVERSE_ACTORS", "blog,zh,en")
+if (
+    len(BIJI_FEDIVERSE_ACTORS) != 3
+    or len(set(BIJI_FEDIVERSE_ACTORS)) != 3
+    or not all(re.fullmatch(r"[a-z0-9_]{1,30}", name) for name in BIJI_FEDIVERSE_ACTORS)
+):
+    raise ImproperlyConfigured(
+        f"BIJI_FEDIVERSE_ACTORS={','.join(BIJI_FEDIVERSE_ACTORS)!r}: three different names of "
+        "lower-case letters, digits and '_' (the site, Chinese notes, English notes), e.g. "
+        "blog,zh,en."
+    )
+# On: a Follow waits for the author to approve it in the admin; off: it is accepted at once.
+BIJI_FEDIVERSE_MANUAL_APPROVAL = env_bool("BIJI_FEDIVERSE_MANUAL_APPROVAL")
+# host:port entries biji may fetch from and deliver to although they resolve to loopback,
+# private or link-local addresses (and over plain http): test peers only. Empty by default.
+BIJI_FEDIVERSE_PRIVATE_HOSTS = [host.lower() for host in env_list("BIJI_FEDIVERSE_PRIVATE_HOSTS")]
+# An inbox refuses bodies over this many bytes (413), and a remote host's requests past
+# BIJI_FEDIVERSE_INBOX_LIMIT within BIJI_FEDIVERSE_INBOX_WINDOW seconds (429).
+BIJI_FEDIVERSE_INBOX_MAX_BYTES = int(env("BIJI_FEDIVERSE_INBOX_MAX_BYTES", str(256 * 1024)))
+BIJI_FEDIVERSE_INBOX_LIMIT = int(env("BIJI_FEDIVERSE_INBOX_LIMIT", "120"))
+BIJI_FEDIVERSE_INBOX_WINDOW = int(env("BIJI_FEDIVERSE_INBOX_WINDOW", "60"))
+# A signed request's Date may be this many seconds before or after the clock.
+BIJI_FEDIVERSE_SIGNATURE_SKEW = int(env("BIJI_FEDIVERSE_SIGNATURE_SKEW", "300"))
+# Fetching a remote actor or key: seconds to connect and to read, and its largest size.
+BIJI_FEDIVERSE_FETCH_TIMEOUT = float(env("BIJI_FEDIVERSE_FETCH_TIMEOUT", "5"))
+BIJI_FEDIVERSE_FETCH_MAX_BYTES = int(env("BIJI_FEDIVERSE_FETCH_MAX_BYTES", str(1024 * 1024)))
 # Names this deploy in every cache key and ETag (a git commit, say); empty: a hash of the code,
 # templates and static manifest (blog.caching.release), so a deploy never serves pages of the
 # last one.

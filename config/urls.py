@@ -28,6 +28,8 @@ urlpatterns = [
     path("robots.txt", robots_txt, name="robots-txt"),
     # The mail provider's bounce and complaint webhooks, behind ANYMAIL's WEBHOOK_SECRET.
     path("anymail/", include("blog.mail.webhook_urls")),
+    # The fediverse (BIJI_FEDIVERSE): WebFinger, NodeInfo, the actors, their inboxes, the notes.
+    path("", include("blog.public.fediverse_urls")),
     path("", include("blog.public.feeds.urls")),
 ]
 

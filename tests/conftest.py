@@ -24,8 +24,14 @@ from tests.factories import make_staff
 if os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://")):
     os.environ["PGOPTIONS"] = f"{os.environ.get('PGOPTIONS', '')} -c synchronous_commit=off".strip()
 
-# A throwaway Redis server per test (``redis_server``), for the tests that stop and start it.
-pytest_plugins = ["tests.backed_up_demo", "tests.redis_server", "tests.smtp_server"]
+# A throwaway Redis server per test (``redis_server``), for the tests that stop and start it; the
+# fediverse server of the run (``fediverse_peer``, started by the first test that asks for it).
+pytest_plugins = [
+    "tests.backed_up_demo",
+    "tests.redis_server",
+    "tests.smtp_server",
+    "tests.fediverse_peer",
+]
 
 # The test session's own cache key space. `make test-postgres` points REDIS_URL at a shared
 # server's database 0, where a developer's site (or anything else) may keep its keys: the tests

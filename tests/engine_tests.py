@@ -32,6 +32,7 @@ MODULES = {
     # what SQLite does not enforce
     "test_models", "test_dates_in_range", "test_admin_validation", "test_import_limits",
     "test_wordpress_hostile_input", "test_import_bad_files", "test_admin_render_bounds",
+    "test_fediverse_security",
     "test_admin_series_positions",
     # locks and transactions
     "test_background_runner", "test_mail_sending", "test_import_fairness", "test_tag_race",

@@ -127,14 +127,14 @@ def folder_server(folder, port):
         process.wait(5)
 
 
-def gunicorn(env, port, workers=1, **popen):
-    """gunicorn serving the site of ``env`` on 127.0.0.1:``port`` (not waited for)."""
+def gunicorn(env, port, workers=1, options=(), **popen):
+    """gunicorn serving the site of ``env`` on 127.0.0.1:``port`` (not waited for); ``options``
+    are more of gunicorn's (``--certfile``…), ``popen`` more of Popen's (``stderr``…)."""
+    popen = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, **popen}
     return subprocess.Popen(
         [BIN / "gunicorn", "config.wsgi:application", "--bind", f"127.0.0.1:{port}"]
-        + ["--workers", str(workers), "--log-level", "warning"],
+        + ["--workers", str(workers), "--log-level", "warning", *options],
         cwd=ROOT,
         env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
         **popen,
     )

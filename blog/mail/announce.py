@@ -1,14 +1,12 @@
 """Announcing a note to its subscribers: once, when the author first publishes it (not an import, an
 edit or a backdated note), queued in the save's transaction for the publication time and checked
-again when it runs.
+again when it runs (the rule every channel follows: :mod:`blog.models.announcement`).
 
 May import: :mod:`blog.models`, :mod:`blog.rendering`, :mod:`blog.text`.
 """
 
 import logging
 import secrets
-from dataclasses import dataclass
-from datetime import datetime, timedelta
 from email.utils import parseaddr
 
 from django.conf import settings
@@ -18,56 +16,13 @@ from django_tasks import task
 
 from blog.mail.recipients import recipients
 from blog.mail.sending import send_deliveries
-from blog.models import Delivery, Note, Status
+from blog.models import Delivery, Note
+from blog.models.announcement import due_time, is_first_publication, queued_for, still_due
 
 logger = logging.getLogger(__name__)
 
 SEND_BATCH = 200  # deliveries per sending task: one SMTP connection, minutes at most
 WRITE_BATCH = 1000  # recipients read and deliveries written per query
-# A note published with a time further back than this is not news (see above).
-BACKDATED = timedelta(days=1)
-
-
-@dataclass(frozen=True)
-class Publication:
-    """A note's publication as it stood before a change."""
-
-    status: str | None = None  # None: the note did not exist
-    published_at: datetime | None = None
-
-    def was_live(self, now):
-        return (
-            self.status == Status.PUBLISHED
-            and self.published_at is not None
-            and self.published_at <= now
-        )
-
-
-def publication_of(note):
-    """The publication of ``note`` as this (unchanged) instance holds it."""
-    return Publication(note.status, note.published_at)
-
-
-def stored_publication(note):
-    """The publication of ``note`` as the database holds it (one query; before a form's
-    changes are saved)."""
-    if note.pk is None:
-        return Publication()
-    row = Note.objects.filter(pk=note.pk).values_list("status", "published_at").first()
-    return Publication(*row) if row else Publication()
-
-
-def is_first_publication(note, before, now=None):
-    """Whether saving ``note`` (saved already) over ``before`` publishes it for the first
-    time: now, or at its scheduled time."""
-    now = now or timezone.now()
-    return (
-        note.announced_at is None
-        and note.status == Status.PUBLISHED
-        and note.published_at is not None
-        and not before.was_live(now)
-        and note.published_at >= now - BACKDATED
-    )
 
 
 def announce_if_first_publication(note, before):
@@ -75,8 +30,8 @@ def announce_if_first_publication(note, before):
     scheduled note's is due at its time. Returns the task's result handle, or None."""
     if not is_first_publication(note, before):
         return None
-    due = note.published_at if note.published_at > timezone.now() else None
-    return announce_note.using(run_after=due).enqueue(note.pk, note.published_at.isoformat())
+    due = due_time(note.published_at)
+    return announce_note.using(run_after=due).enqueue(note.pk, queued_for(note))
 
 
 def queue_announcement(sender, note, before, **kwargs):
@@ -89,11 +44,10 @@ def queue_announcement(sender, note, before, **kwargs):
 def announce_note(note_id, published_at):
     """Announce the note ``note_id`` if it is still what was queued: published at
     ``published_at`` (ISO 8601), due, never announced. Returns the deliveries queued."""
-    note = Note.objects.filter(pk=note_id).first()
-    if note is None or note.announced_at is not None or not note.is_published():
+    # Scheduled again, or published anew: the task of its new time announces it.
+    note = Note.objects.filter(pk=note_id).filter(still_due(published_at)).first()
+    if note is None or note.announced_at is not None:
         return 0
-    if note.published_at != datetime.fromisoformat(published_at):
-        return 0  # scheduled again, or published anew: the task of its new time announces it
     return announce(note)
 
 

@@ -1,5 +1,6 @@
 """WebSub: a note saved published pings the hub once per transaction after the commit (a scheduled
-one at its time), so feed readers hear of it at once. Without a hub nothing runs.
+one at its time, by the rule every channel announces by: :mod:`blog.models.announcement`), so feed
+readers hear of it at once. Without a hub nothing runs.
 
 May import: :mod:`blog.models`, :mod:`blog.text`.
 """
@@ -10,7 +11,6 @@ from collections import defaultdict
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 from django_tasks import TaskResultStatus, task
 from django_tasks_db.models import DBTaskResult
 
@@ -18,6 +18,7 @@ from blog.background.after_commit import once_after_commit
 from blog.mail.hub_client import publish
 from blog.mail.websub_feeds import feeds_showing
 from blog.models import Note, Status
+from blog.models.announcement import due_time, still_due
 
 logger = logging.getLogger(__name__)
 
@@ -51,9 +52,9 @@ def ping_hub(note_ids, due=None):
     time a deferred ping was queued for. Returns the number of feeds the hub took."""
     if not hub():
         return 0
-    if due is not None:
-        moved = Note.objects.filter(pk__in=note_ids).exclude(published_at=parse_datetime(due))
-        note_ids = set(note_ids) - set(moved.values_list("pk", flat=True))
+    if due is not None:  # at a publication time: the notes that are news at it, as announced
+        due_now = Note.objects.filter(pk__in=note_ids).filter(still_due(due))
+        note_ids = set(due_now.values_list("pk", flat=True))
     urls = feeds_showing(note_ids)
     return publish(hub(), urls) if urls else 0
 
@@ -65,10 +66,11 @@ def queue_pings(note_ids, using=DEFAULT_DB_ALIAS):
     now = timezone.now()
     live, scheduled = [], defaultdict(set)
     for pk, published_at in rows.values_list("pk", "published_at"):
-        if published_at <= now:
+        due = due_time(published_at, now)
+        if due is None:
             live.append(pk)
         else:
-            scheduled[published_at].add(pk)
+            scheduled[due].add(pk)
     if live:
         ping_hub.enqueue(sorted(live))
     for published_at, pks in sorted(scheduled.items()):

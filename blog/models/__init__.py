@@ -8,6 +8,16 @@ May import: :mod:`blog.rendering`, :mod:`blog.text`. What follows a change is co
 from blog.models.background_tasks import BackgroundTask
 from blog.models.content import ContentVersion, PartVersion
 from blog.models.corrections import Correction
+from blog.models.fediverse import (
+    ActorKey,
+    DomainBlock,
+    FederatedNote,
+    Follower,
+    FollowerState,
+    Reaction,
+    ReactionKind,
+    SeenActivity,
+)
 from blog.models.glossary import Term, TermUse
 from blog.models.images import ImageFile
 from blog.models.import_runs import ImportRun
@@ -20,11 +30,16 @@ from blog.models.taxonomy import Series, Tag, TaggedNote
 from blog.models.worker_heartbeat import WorkerHeartbeat
 
 __all__ = [
+    "ActorKey",
     "BackgroundTask",
     "ContentVersion",
     "Correction",
     "Delivery",
     "DeliveryState",
+    "DomainBlock",
+    "FederatedNote",
+    "Follower",
+    "FollowerState",
     "ImageFile",
     "ImportRun",
     "ImportedMedia",
@@ -35,7 +50,10 @@ __all__ = [
     "NoteQuerySet",
     "Page",
     "PartVersion",
+    "Reaction",
+    "ReactionKind",
     "SearchDocument",
+    "SeenActivity",
     "Series",
     "SiteSettings",
     "Status",

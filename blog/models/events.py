@@ -10,5 +10,5 @@ from django.dispatch import Signal
 # form or its "publish now" action (not an import, a restore, nor the bulk "Publish", which
 # publishes imported drafts at their old dates). Sent after the save, inside its transaction,
 # with ``sender=Note``, ``note`` and ``before``: its publication as stored before the change
-# (``blog.mail.announce.Publication``), which tells a first publication from an edit.
+# (``blog.models.announcement.Publication``), which tells a first publication from an edit.
 published_by_author = Signal()

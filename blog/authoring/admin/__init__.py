@@ -11,6 +11,7 @@ from django_tasks_db.models import DBTaskResult
 from taggit.models import Tag as TaggitTag
 
 from blog.authoring.admin import (  # noqa: F401  (each registers its admin)
+    fediverse,
     glossary,
     imports,
     notes,

@@ -5,8 +5,8 @@ from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from blog.mail.announce import publication_of
 from blog.models import Note, Status
+from blog.models.announcement import publication_of
 from blog.models.events import published_by_author
 from blog.models.revisions import recording
 

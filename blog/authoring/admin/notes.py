@@ -38,8 +38,8 @@ from blog.authoring.render_ahead import RendersAheadAdminMixin
 from blog.authoring.tag_input import new_tags_without_english_name
 from blog.authoring.term_check_view import term_check_view
 from blog.authoring.translating import start_translation_view, translation_tools
-from blog.mail.announce import stored_publication
 from blog.models import Note, Status
+from blog.models.announcement import stored_publication
 from blog.models.events import published_by_author
 from blog.models.share_links import make_share_token
 from blog.models.translation_sync import after_edit, with_behind

@@ -27,6 +27,7 @@ SKIPPED_MODELS = {
     "blog.partversion",
     "blog.searchdocument",
     "blog.workerheartbeat",  # which workers run here now, not content
+    "blog.seenactivity",  # the fediverse's replay guard: a day of activity ids, not content
 }
 
 

@@ -18,6 +18,7 @@ from django.utils.html import escape
 from django.utils.translation import gettext_lazy as _
 
 from blog.caching import parts, site_settings
+from blog.fediverse.ids import ACTIVITY_JSON, linked_actor
 from blog.models import Language, Note, Series, SiteSettings, Tag
 from blog.models.corrections import (
     counterpart_correction,
@@ -79,6 +80,9 @@ class BijiFeedMixin:
             handler.addQuickElement(
                 self.link_element, None, {"rel": "hub", "href": self.feed["hub"]}
             )
+        if actor := self.feed.get("fediverse_actor"):  # the feed's fediverse actor (rel="me")
+            for attributes in ({"rel": "me"}, {"rel": "alternate", "type": ACTIVITY_JSON}):
+                handler.addQuickElement(self.link_element, None, {**attributes, "href": actor})
 
     def latest_post_date(self):
         return super().latest_post_date() if self.items else EMPTY_FEED_DATE
@@ -233,7 +237,7 @@ class NoteFeed(Feed):
     feed_guid = feed_url
 
     def feed_extra_kwargs(self, scope):
-        return {"hub": hub()}
+        return {"hub": hub(), "fediverse_actor": linked_actor()}
 
     def author_name(self, scope):
         return xml_text(scope.site.author or scope.site.title)
@@ -365,6 +369,9 @@ class LanguageNotesFeed(NoteFeed):
 
     def names(self, scope):
         return {**super().names(scope), "language": Language(scope.language).label}
+
+    def feed_extra_kwargs(self, scope):
+        return {**super().feed_extra_kwargs(scope), "fediverse_actor": linked_actor(scope.language)}
 
 
 class LatestNotesAtomFeed(LatestNotesFeed):

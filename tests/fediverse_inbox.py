@@ -9,11 +9,11 @@ answered 401 and recorded as not verified.
 """
 
 import json
-import threading
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 from blog.fediverse.signatures import SignatureRejected, verify_request
+from tests.local_server import LocalServer
 
 
 @dataclass(frozen=True)
@@ -45,24 +45,14 @@ class _SignedRequest:
         return self._path
 
 
-class InboxServer:
+class InboxServer(LocalServer):
+    """Its ``host`` is what BIJI_FEDIVERSE_PRIVATE_HOSTS must list."""
+
     def __init__(self, public_keys):
         self.public_keys = dict(public_keys)
         self.received = []
         self._statuses = {}
-        self._lock = threading.Lock()
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self.server.daemon_threads = True
-        # Stopping waits for the loop's next poll: a twentieth of a second, not the default half.
-        self.thread = threading.Thread(
-            target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-        )
-        self.thread.start()
-
-    @property
-    def host(self):
-        """``127.0.0.1:port``: what BIJI_FEDIVERSE_PRIVATE_HOSTS must list."""
-        return f"127.0.0.1:{self.server.server_port}"
+        super().__init__()
 
     def url(self, path):
         return f"http://{self.host}{path}"
@@ -82,16 +72,6 @@ class InboxServer:
     def clear(self):
         with self._lock:
             self.received.clear()
-
-    def stop(self):
-        self.server.shutdown()
-        self.server.server_close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.stop()
 
     def _handler(self):
         inboxes = self

@@ -12,13 +12,14 @@ import base64
 import email.utils
 import hashlib
 import json
-import threading
 import uuid
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
+
+from tests.local_server import LocalServer
 
 ACTIVITY_JSON = "application/activity+json"
 SIGNED_HEADERS = ("(request-target)", "host", "date", "digest", "content-type")
@@ -80,7 +81,7 @@ def verifies(received: Received, pem: str) -> bool:
     return True
 
 
-class RemoteServer:
+class RemoteServer(LocalServer):
     """``with RemoteServer(key) as remote:`` serves /users/<name> for any name."""
 
     def __init__(self, key=None):
@@ -88,18 +89,7 @@ class RemoteServer:
         self.received: list[Received] = []
         self.inbox_status = 202
         self.redirect_to = None  # a URL every GET is redirected to, when set
-        self._lock = threading.Lock()
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self.server.daemon_threads = True
-        # Stopped within a twentieth of a second (the default poll waits half a second).
-        self.thread = threading.Thread(
-            target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-        )
-        self.thread.start()
-
-    @property
-    def host(self):
-        return f"127.0.0.1:{self.server.server_port}"
+        super().__init__()
 
     def actor_id(self, name="alice"):
         return f"http://{self.host}/users/{name}"
@@ -192,16 +182,6 @@ class RemoteServer:
             HTTP_HOST=headers["host"],
             **extra,
         )
-
-    def stop(self):
-        self.server.shutdown()
-        self.server.server_close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.stop()
 
     def _record(self, handler, body=b""):
         received = Received(

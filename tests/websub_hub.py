@@ -7,10 +7,11 @@ so a test can see how many connections the pings came over; it answers ``204 No 
 :meth:`StubHub.answer`.
 """
 
-import threading
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from urllib.parse import parse_qs
+
+from tests.local_server import LocalServer
 
 
 @dataclass(frozen=True)
@@ -25,15 +26,11 @@ class Ping:
         return self.form.get("hub.url", [])
 
 
-class StubHub:
+class StubHub(LocalServer):
     def __init__(self):
         self.pings = []
         self._answers = []
-        self._lock = threading.Lock()
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self.server.daemon_threads = True
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
+        super().__init__()
 
     @property
     def url(self):
@@ -46,16 +43,6 @@ class StubHub:
 
     def pinged_urls(self):
         return [url for ping in self.pings for url in ping.urls]
-
-    def stop(self):
-        self.server.shutdown()
-        self.server.server_close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.stop()
 
     def _next_status(self):
         with self._lock:

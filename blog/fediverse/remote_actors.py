@@ -2,7 +2,8 @@
 
 A key is kept in this process for an hour (at most a few hundred of them), so a follower's
 deliveries cost no fetch each; a signature that fails with a kept key is checked once more
-with the key fetched again (the remote may have made a new one)."""
+with the key fetched again (the remote may have made a new one). An actor read with its key is
+kept half a minute for one use, so a Follow reads its follower's actor once."""
 
 import threading
 import time
@@ -50,8 +51,16 @@ def _first_id(value) -> str:
 
 
 def fetch_actor(actor_url, *, signer) -> RemoteActor:
-    """The actor at ``actor_url`` (its inbox, shared inbox and handle)."""
-    document = fetch_json(actor_url, signer=signer)
+    """The actor at ``actor_url`` (its inbox, shared inbox and handle): the one read with its key
+    a moment ago when there is one (a Follow's signature, then its follower), else fetched."""
+    with _lock:
+        read = _actors_read.pop(actor_url, None)
+    if read is not None and time.monotonic() - read[0] < ACTOR_READ_SECONDS:
+        return read[1]
+    return _actor_in(fetch_json(actor_url, signer=signer), actor_url)
+
+
+def _actor_in(document, actor_url) -> RemoteActor:
     actor_id = _url(document.get("id"))
     if actor_id != actor_url:
         raise RemoteError(f"{actor_url} answered with another actor ({actor_id or 'no id'})")
@@ -93,6 +102,10 @@ def _key_in(document, key_id) -> RemoteKey:
 
 _lock = threading.Lock()
 _kept: OrderedDict[str, tuple[float, RemoteKey]] = OrderedDict()
+# Actors read with their key (``keyId`` is ``<actor>#main-key``, so one GET gives both), kept
+# for the request that verified the key to use once: a Follow's follower costs no second GET.
+_actors_read: OrderedDict[str, tuple[float, RemoteActor]] = OrderedDict()
+ACTOR_READ_SECONDS = 30
 
 
 def public_key(key_id, *, signer, fresh=False) -> tuple[RemoteKey, bool]:
@@ -107,14 +120,24 @@ def public_key(key_id, *, signer, fresh=False) -> tuple[RemoteKey, bool]:
             return kept[1], False
     document = fetch_json(key_id, signer=signer)
     key = _key_in(document, key_id)
+    try:
+        actor = _actor_in(document, key.owner) if "inbox" in document else None
+    except RemoteError:
+        actor = None
     with _lock:
         _kept[key_id] = (now, key)
         _kept.move_to_end(key_id)
         while len(_kept) > KEPT_KEYS:
             _kept.popitem(last=False)
+        if actor is not None:
+            _actors_read[actor.id] = (now, actor)
+            _actors_read.move_to_end(actor.id)
+            while len(_actors_read) > KEPT_KEYS:
+                _actors_read.popitem(last=False)
     return key, True
 
 
 def forget_keys():
     with _lock:
         _kept.clear()
+        _actors_read.clear()

@@ -16,7 +16,7 @@ from django.http import Http404, HttpResponseRedirect, JsonResponse
 from django.utils import translation
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_safe
 
 from blog.fediverse import actors, ids, inbox
 from blog.fediverse.article import article_document
@@ -48,6 +48,20 @@ def turned_on(view):
     def wrapped(request, *args, **kwargs):
         if not settings.BIJI_FEDIVERSE:
             raise Http404("The fediverse is off (BIJI_FEDIVERSE).")
+        return view(request, *args, **kwargs)
+
+    return wrapped
+
+
+def posts_only(view):
+    """An inbox takes POSTs; anything else is told so in JSON, as every answer here is."""
+
+    @functools.wraps(view)
+    def wrapped(request, *args, **kwargs):
+        if request.method != "POST":
+            response = error(405, "an inbox takes POST only")
+            response.headers["Allow"] = "POST"
+            return response
         return view(request, *args, **kwargs)
 
     return wrapped
@@ -144,8 +158,8 @@ def note(request, pk):
 
 
 @csrf_exempt
-@require_POST
 @turned_on
+@posts_only
 def actor_inbox(request, name):
     if name not in ids.actor_names():
         return error(404, "no such actor")
@@ -153,8 +167,8 @@ def actor_inbox(request, name):
 
 
 @csrf_exempt
-@require_POST
 @turned_on
+@posts_only
 def shared_inbox(request):
     return receive(request, None)
 
